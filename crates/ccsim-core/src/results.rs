@@ -1,0 +1,219 @@
+//! What a run produces: per-flow and per-link summaries, the packet-conservation account,
+//! and columnar time series.
+
+use serde::Serialize;
+
+/// Why a packet was dropped. The order is the column order of every per-cause count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropCause {
+    /// Arrived at a full DropTail queue (or RED's hard limit).
+    QueueOverflow,
+    /// Early drop by RED.
+    Red,
+    /// Bernoulli loss on the link.
+    RandomLoss,
+    /// Scripted loss on the link (tests).
+    ScriptedLoss,
+    /// The node had no route to the destination.
+    NoRoute,
+    /// The link was down.
+    LinkDown,
+}
+
+impl DropCause {
+    /// Every cause, in column order.
+    pub const ALL: [DropCause; 6] = [
+        DropCause::QueueOverflow,
+        DropCause::Red,
+        DropCause::RandomLoss,
+        DropCause::ScriptedLoss,
+        DropCause::NoRoute,
+        DropCause::LinkDown,
+    ];
+    /// Number of causes.
+    pub const COUNT: usize = 6;
+    /// Snake-case name, as in summaries and column names.
+    pub fn name(self) -> &'static str {
+        match self {
+            DropCause::QueueOverflow => "queue_overflow",
+            DropCause::Red => "red",
+            DropCause::RandomLoss => "random_loss",
+            DropCause::ScriptedLoss => "scripted_loss",
+            DropCause::NoRoute => "no_route",
+            DropCause::LinkDown => "link_down",
+        }
+    }
+}
+
+/// Counts per drop cause, indexed by `DropCause as usize`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DropCounts(pub [u64; DropCause::COUNT]);
+
+impl DropCounts {
+    /// Count one drop.
+    #[inline]
+    pub fn add(&mut self, c: DropCause) {
+        self.0[c as usize] += 1;
+    }
+    /// All drops.
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+impl Serialize for DropCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(DropCause::COUNT))?;
+        for c in DropCause::ALL {
+            m.serialize_entry(c.name(), &self.0[c as usize])?;
+        }
+        m.end()
+    }
+}
+
+/// Packet conservation: `created == delivered + dropped.total() + in_flight`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Conservation {
+    /// Packets put on the network by any endpoint.
+    pub created: u64,
+    /// Packets that reached their destination node.
+    pub delivered: u64,
+    /// Packets dropped, by cause.
+    pub dropped: DropCounts,
+    /// Packets in queues or on wires when the run ended.
+    pub in_flight: u64,
+}
+
+impl Conservation {
+    /// Whether the identity holds.
+    pub fn holds(&self) -> bool {
+        self.created == self.delivered + self.dropped.total() + self.in_flight
+    }
+}
+
+/// Summary of one flow.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FlowSummary {
+    /// Flow name.
+    pub name: String,
+    /// "tcp" or "udp".
+    pub transport: String,
+    /// Controller name ("reno", …), empty for UDP.
+    pub cc: String,
+    /// Loss recovery ("newreno", …), empty for UDP.
+    pub recovery: String,
+    /// Source node name.
+    pub src: String,
+    /// Destination node name.
+    pub dst: String,
+    /// When the application started (s); NaN if it never did.
+    pub start_s: f64,
+    /// Payload bytes delivered in order to the receiving application.
+    pub bytes_delivered: u64,
+    /// bytes_delivered × 8 / (end − start), end = completion or the end of the run.
+    pub goodput_bps: f64,
+    /// Completion time of a finite transfer (s since start of run), if it completed.
+    pub completion_time_s: Option<f64>,
+    /// Data packets sent, including retransmissions.
+    pub data_packets_sent: u64,
+    /// Retransmitted data packets.
+    pub retransmissions: u64,
+    /// Fast-retransmit (recovery) episodes.
+    pub fast_recoveries: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// This flow's packets (data and ACK) dropped in the network, by cause.
+    pub drops: DropCounts,
+    /// Smallest RTT sample (s); NaN without samples.
+    pub rtt_min_s: f64,
+    /// Mean of RTT samples (s); NaN without samples.
+    pub rtt_mean_s: f64,
+    /// Largest RTT sample (s); NaN without samples.
+    pub rtt_max_s: f64,
+    /// Number of TCP connections opened (on/off sources open one per ON period).
+    pub connections: u64,
+}
+
+/// Summary of one directed link.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LinkSummary {
+    /// Canonical name "from->to".
+    pub name: String,
+    /// Packets offered to the link.
+    pub packets_in: u64,
+    /// Packets that finished transmission.
+    pub packets_out: u64,
+    /// Bytes that finished transmission.
+    pub bytes_out: u64,
+    /// bytes_out × 8 / (rate × duration).
+    pub utilisation: f64,
+    /// Drops at this link, by cause.
+    pub drops: DropCounts,
+}
+
+/// Columnar time series. Each table is a set of equally long `f64` columns.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// Per-flow samples: time_s, flow (index), cwnd_bytes, ssthresh_bytes, srtt_s, rate_bps.
+    pub flows: Table,
+    /// Per-link samples: time_s, link (index), queue_packets, queue_bytes.
+    pub links: Table,
+}
+
+/// Named `f64` columns of equal length.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// Column names.
+    pub names: Vec<&'static str>,
+    /// Columns, parallel to `names`.
+    pub columns: Vec<Vec<f64>>,
+}
+
+impl Table {
+    /// An empty table with these columns.
+    pub fn with_columns(names: &[&'static str]) -> Table {
+        Table {
+            names: names.to_vec(),
+            columns: names.iter().map(|_| Vec::new()).collect(),
+        }
+    }
+    /// Append one row (must have one value per column).
+    pub fn push(&mut self, row: &[f64]) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        for (c, v) in self.columns.iter_mut().zip(row) {
+            c.push(*v);
+        }
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.columns.first().map_or(0, |c| c.len())
+    }
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunResult {
+    /// ccsim version.
+    pub version: String,
+    /// Simulated time at the end (s).
+    pub end_time_s: f64,
+    /// Scenario seed.
+    pub seed: u64,
+    /// Events processed.
+    pub events: u64,
+    /// Per-flow summaries, in flow order.
+    pub flows: Vec<FlowSummary>,
+    /// Per-link summaries, in link order.
+    pub links: Vec<LinkSummary>,
+    /// Packet conservation account.
+    pub conservation: Conservation,
+    /// Time series (not serialised with the summary).
+    #[serde(skip)]
+    pub series: Series,
+}

@@ -1,0 +1,286 @@
+//! The validated, typed scenario: what the engine builds from.
+//!
+//! A scenario document (TOML file or Python dict) is checked once by `scenario::parse`, which
+//! resolves names to indices, expands `duplex` links and `count`ed flows, fills every default
+//! and collects every problem with its location. Nothing past this point validates again.
+//! The file format is described in `docs/scenario.md`; each default below is cited there.
+
+use crate::units::{Bytes, Dur, Rate, SimTime};
+
+/// A whole scenario, ready to build.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Simulated time to run.
+    pub duration: Dur,
+    /// Seed from which every random stream is derived.
+    pub seed: u64,
+    /// How static routes are chosen.
+    pub routing: RoutingMetric,
+    /// How links are simulated (identical results; `PerHop` exists to check `Fast`).
+    pub link_model: LinkModel,
+    /// What to sample into time series.
+    pub trace: TraceSpec,
+    /// Node names, indexed by `NodeId`.
+    pub nodes: Vec<String>,
+    /// Directed links, indexed by `LinkId`.
+    pub links: Vec<LinkSpec>,
+    /// Flows, indexed by `FlowId`.
+    pub flows: Vec<FlowSpec>,
+}
+
+/// Metric for static shortest-path routing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutingMetric {
+    /// Sum of propagation delays (ties: fewer hops, then lower link index).
+    Delay,
+    /// Number of hops (ties: lower delay, then lower link index).
+    Hops,
+}
+
+/// Link simulation strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkModel {
+    /// Departure and arrival times computed at enqueue; one event per link head.
+    Fast,
+    /// The straightforward reference: an event per transmission end and per arrival.
+    PerHop,
+}
+
+/// Which flows and links are sampled, and how often.
+#[derive(Clone, Debug)]
+pub struct TraceSpec {
+    /// Sampling interval; `Dur::ZERO` turns sampling off.
+    pub interval: Dur,
+    /// Flow indices to sample.
+    pub flows: Vec<usize>,
+    /// Link indices to sample.
+    pub links: Vec<usize>,
+}
+
+/// One direction of a link.
+#[derive(Clone, Debug)]
+pub struct LinkSpec {
+    /// Canonical name `"from->to"`.
+    pub name: String,
+    /// Name of the `[[link]]` entry, if given (shared by both directions of a duplex).
+    pub alias: Option<String>,
+    /// Transmitting node.
+    pub from: usize,
+    /// Receiving node.
+    pub to: usize,
+    /// Transmission rate.
+    pub rate: Rate,
+    /// Propagation delay.
+    pub delay: Dur,
+    /// Queue discipline in front of the transmitter.
+    pub queue: QueueSpec,
+    /// Random or scripted loss applied to packets entering the link.
+    pub loss: LossSpec,
+}
+
+/// A queue's size limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueLimit {
+    /// At most this many packets waiting (the packet being transmitted is not counted, as in ns-2).
+    Packets(u64),
+    /// At most this many bytes waiting.
+    Bytes(u64),
+}
+
+/// Queue discipline.
+#[derive(Clone, Debug)]
+pub enum QueueSpec {
+    /// Drop arrivals when full. Default limit: 100 packets.
+    DropTail {
+        /// Size limit.
+        limit: QueueLimit,
+    },
+    /// Random Early Detection (Floyd & Jacobson 1993) with ns-2's defaults.
+    Red(RedSpec),
+}
+
+/// RED parameters; thresholds in packets. `None` means ns-2's automatic setting.
+#[derive(Clone, Debug)]
+pub struct RedSpec {
+    /// Lower threshold (packets); auto: max(5, 5 ms × C / 2).
+    pub min_th: Option<f64>,
+    /// Upper threshold (packets); auto: 3 × min_th.
+    pub max_th: Option<f64>,
+    /// Drop probability at max_th. Default 0.1 (ns-2 linterm 10).
+    pub max_p: f64,
+    /// EWMA weight; auto: 1 − exp(−1 / (10 · RTT · C)) as ns-2 `q_weight_ = -1`.
+    pub w_q: Option<f64>,
+    /// Gentle mode (ns-2 default true).
+    pub gentle: bool,
+    /// Uniform inter-drop spacing (ns-2 `wait_`, default true).
+    pub wait: bool,
+    /// Hard limit in packets. Default 50 (ns-2).
+    pub limit: u64,
+    /// Mean packet size used to convert the link rate to packets/s. Default 500 B (ns-2).
+    pub mean_pktsize: Bytes,
+}
+
+/// Loss applied at link entry.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LossSpec {
+    /// No loss.
+    None,
+    /// Each packet independently with probability p.
+    Bernoulli(f64),
+    /// Drop exactly these data packets (0-based count of data packets entering the link);
+    /// for scripted tests such as "three losses in one window".
+    Scripted(Vec<u64>),
+}
+
+/// One flow between two hosts.
+#[derive(Clone, Debug)]
+pub struct FlowSpec {
+    /// Unique name.
+    pub name: String,
+    /// Source node.
+    pub from: usize,
+    /// Destination node.
+    pub to: usize,
+    /// Transport and its application.
+    pub transport: TransportSpec,
+}
+
+/// A flow's transport.
+#[derive(Clone, Debug)]
+pub enum TransportSpec {
+    /// TCP with a window-based congestion controller.
+    Tcp(TcpSpec),
+    /// UDP constant bit rate.
+    Udp(CbrSpec),
+}
+
+/// When an application starts: a fixed time, or uniform in a range (drawn from the flow's
+/// own random stream).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartSpec {
+    /// Earliest start.
+    pub lo: SimTime,
+    /// Latest start (equal to `lo` for a fixed start).
+    pub hi: SimTime,
+}
+
+/// TCP parameters. Defaults follow ns-2 where the papers used ns-2, RFCs otherwise.
+#[derive(Clone, Debug)]
+pub struct TcpSpec {
+    /// Congestion-avoidance controller.
+    pub cc: CcSpec,
+    /// Loss-recovery algorithm, independent of the controller.
+    pub recovery: RecoverySpec,
+    /// Payload bytes per segment. Default 1460.
+    pub mss: u32,
+    /// Header bytes added on the wire (data and ACK). Default 40.
+    pub header: u32,
+    /// Maximum window in segments (ns-2 `window_`); `None` is unlimited (the default).
+    pub max_window: Option<u32>,
+    /// Initial window in segments; default by RFC 5681 §3.1 from the MSS (3 for 1460).
+    pub init_cwnd: u32,
+    /// Duplicate ACKs that trigger fast retransmit. Default 3.
+    pub dupthresh: u32,
+    /// Delayed-ACK timeout; `None` acks every segment. Default 100 ms (ns-2 DelAck).
+    pub delayed_ack: Option<Dur>,
+    /// Retransmission-timeout parameters.
+    pub rto: RtoSpec,
+    /// The application driving the sender.
+    pub app: TcpApp,
+}
+
+/// RFC 6298 retransmission timer parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct RtoSpec {
+    /// Lower bound. Default 200 ms (ns-2 `minrto_`; RFC 6298 says 1 s).
+    pub min: Dur,
+    /// Upper bound, also of backoff. Default 60 s.
+    pub max: Dur,
+    /// Before the first RTT sample. Default 1 s (RFC 6298 §2.1).
+    pub initial: Dur,
+    /// Clock granularity G in RTO = SRTT + max(G, 4·RTTVAR). Default 1 ms.
+    pub granularity: Dur,
+}
+
+/// Congestion controllers selectable in scenarios.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CcSpec {
+    /// Reno AIMD (RFC 5681).
+    Reno,
+}
+
+/// Loss recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoverySpec {
+    /// Fast retransmit and fast recovery, exit on the first new ACK (RFC 5681).
+    Reno,
+    /// Partial ACKs keep recovery going (RFC 6582).
+    NewReno,
+    /// SACK scoreboard and pipe (RFC 6675).
+    Sack,
+    /// ns-2 `Sack1`-like: dupack-only entry, every hole below the highest SACK retransmittable.
+    Sack1,
+}
+
+/// Application on a TCP flow.
+#[derive(Clone, Debug)]
+pub enum TcpApp {
+    /// A transfer of `size` bytes (`None`: infinite), starting at `start`.
+    Bulk {
+        /// Bytes to send; `None` for a greedy source.
+        size: Option<Bytes>,
+        /// Start time.
+        start: StartSpec,
+    },
+    /// Alternating exponential ON and OFF periods; each ON period is a new greedy
+    /// connection that stops sending when the period ends (the MATCP traffic model).
+    OnOff {
+        /// Mean ON period.
+        on_mean: Dur,
+        /// Mean OFF period.
+        off_mean: Dur,
+        /// Start of the first ON period.
+        start: StartSpec,
+    },
+}
+
+/// UDP constant-bit-rate source.
+#[derive(Clone, Debug)]
+pub struct CbrSpec {
+    /// Bytes per packet on the wire.
+    pub packet_size: Bytes,
+    /// Sending rate.
+    pub rate: Rate,
+    /// Each interval is scaled by (1 + U(−jitter, +jitter)); 0 means strictly periodic.
+    pub jitter: f64,
+    /// First packet.
+    pub start: StartSpec,
+    /// No packets after this time; `None` runs to the end.
+    pub stop: Option<SimTime>,
+}
+
+impl Scenario {
+    /// Index of the node called `name`.
+    pub fn node(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n == name)
+    }
+    /// Index of the directed link called `name` (`"from->to"`).
+    pub fn link(&self, name: &str) -> Option<usize> {
+        self.links.iter().position(|l| l.name == name)
+    }
+    /// Index of the flow called `name`.
+    pub fn flow(&self, name: &str) -> Option<usize> {
+        self.flows.iter().position(|f| f.name == name)
+    }
+}
+
+/// The initial window of RFC 5681 §3.1 for a given SMSS, in segments.
+pub fn rfc5681_initial_window(mss: u32) -> u32 {
+    if mss > 2190 {
+        2
+    } else if mss > 1095 {
+        3
+    } else {
+        4
+    }
+}
