@@ -13,7 +13,10 @@ pub struct Simulation {
 impl Simulation {
     /// Build every node, link, route and endpoint of `scenario`.
     pub fn new(scenario: Scenario) -> Result<Simulation, ScenarioError> {
-        Ok(Simulation { scenario, now: SimTime::ZERO })
+        Ok(Simulation {
+            scenario,
+            now: SimTime::ZERO,
+        })
     }
     /// Current simulated time.
     pub fn now(&self) -> SimTime {
@@ -30,6 +33,11 @@ impl Simulation {
     /// Run to the end and collect results.
     pub fn finish(mut self) -> RunResult {
         self.run_until(self.end_time());
-        RunResult { version: crate::VERSION.into(), end_time_s: self.now.secs(), seed: self.scenario.seed, ..Default::default() }
+        RunResult {
+            version: crate::VERSION.into(),
+            end_time_s: self.now.secs(),
+            seed: self.scenario.seed,
+            ..Default::default()
+        }
     }
 }
