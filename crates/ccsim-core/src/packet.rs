@@ -1,1 +1,90 @@
-//! (in progress)
+//! The packet header. Payload bytes are never simulated; a packet is a small `Copy` value
+//! moved between preallocated link rings, so the hot path allocates nothing.
+
+use crate::ids::{EndpointId, FlowId, NodeId};
+use crate::units::SimTime;
+
+/// What a packet carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketKind {
+    /// A TCP data segment; `seq` is the segment number.
+    Data,
+    /// A TCP acknowledgement; `seq` is the next expected segment (cumulative ACK).
+    Ack,
+    /// A UDP datagram; `seq` is its number.
+    Udp,
+}
+
+/// A SACK block: segments `[start, end)` held by the receiver above the cumulative ACK.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    /// First segment of the block.
+    pub start: u64,
+    /// One past the last segment.
+    pub end: u64,
+}
+
+/// Most SACK blocks an ACK carries (RFC 2018 with timestamps: 3).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// Flag: this data segment is a retransmission.
+pub const FLAG_RETX: u8 = 1;
+/// Flag: the segment whose timestamp this ACK echoes was a retransmission (Karn's rule).
+pub const FLAG_ECHO_RETX: u8 = 2;
+
+/// A packet header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packet {
+    /// Flow it belongs to.
+    pub flow: FlowId,
+    /// Destination node (forwarding key).
+    pub dst: NodeId,
+    /// Endpoint that consumes it at the destination.
+    pub dst_ep: EndpointId,
+    /// Bytes on the wire.
+    pub size: u32,
+    /// Connection number within the flow (on/off sources open a new one per ON period).
+    pub conn: u32,
+    /// Segment number (data, UDP) or cumulative ACK (next expected segment).
+    pub seq: u64,
+    /// Data: send time. ACK: the echoed send time of the data that triggered it.
+    pub ts: SimTime,
+    /// SACK blocks (ACK only), most recent first; `nsack` are valid.
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// Number of valid SACK blocks.
+    pub nsack: u8,
+    /// Kind of packet.
+    pub kind: PacketKind,
+    /// `FLAG_*` bits.
+    pub flags: u8,
+}
+
+impl Packet {
+    /// A packet with no SACK blocks and no flags.
+    pub fn new(
+        kind: PacketKind,
+        flow: FlowId,
+        dst: NodeId,
+        dst_ep: EndpointId,
+        size: u32,
+    ) -> Packet {
+        Packet {
+            flow,
+            dst,
+            dst_ep,
+            size,
+            conn: 0,
+            seq: 0,
+            ts: SimTime::ZERO,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            nsack: 0,
+            kind,
+            flags: 0,
+        }
+    }
+    /// Whether this is a TCP data segment.
+    #[inline]
+    pub fn is_data(&self) -> bool {
+        self.kind == PacketKind::Data
+    }
+}

@@ -213,6 +213,8 @@ pub struct RunResult {
     pub links: Vec<LinkSummary>,
     /// Packet conservation account.
     pub conservation: Conservation,
+    /// Things in the scenario that are legal but probably not what was meant.
+    pub warnings: Vec<String>,
     /// Time series (not serialised with the summary).
     #[serde(skip)]
     pub series: Series,

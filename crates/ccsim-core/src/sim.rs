@@ -1,22 +1,212 @@
 //! The simulation: built from a `Scenario`, advanced with `run_until`, finished into a
-//! `RunResult`. (stub while the engine is written)
-use crate::results::RunResult;
-use crate::scenario::{Scenario, ScenarioError};
+//! `RunResult`.
+//!
+//! The event loop dispatches four kinds of events: a link's head packet arriving at the
+//! far node (forwarded on, or handed to its endpoint), a transmission end (per-hop link
+//! model only), an endpoint wakeup, and sampling. Each endpoint has at most a handful of
+//! pending wakeups: a new one is queued only when its deadline moves *earlier* than every
+//! pending one; a wakeup that finds nothing due is harmless. So re-arming a timer on every
+//! ACK costs no heap operation.
+
+use crate::apps::SenderApp;
+use crate::engine::{Event, EventQueue};
+use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
+use crate::net::droptail::DropTail;
+use crate::net::red::{Red, RedParams};
+use crate::net::routing::ForwardingTable;
+use crate::net::{Link, QueueDisc};
+use crate::packet::Packet;
+use crate::results::{
+    Conservation, DropCause, DropCounts, FlowSummary, LinkSummary, RunResult, Series,
+};
+use crate::rng::SimRng;
+use crate::scenario::{Problem, QueueSpec, RecoverySpec, Scenario, ScenarioError, TransportSpec};
+use crate::trace::{FlowSample, Sampler};
+use crate::transport::tcp::{TcpConfig, TcpReceiver, TcpSender};
+use crate::transport::udp::{UdpSink, UdpSource};
+use crate::transport::Endpoint;
 use crate::units::SimTime;
+
+struct FlowRuntime {
+    sender: EndpointId,
+    receiver: EndpointId,
+    drops: DropCounts,
+}
 
 /// A simulation in progress.
 pub struct Simulation {
     scenario: Scenario,
     now: SimTime,
+    end: SimTime,
+    events: EventQueue,
+    links: Vec<Link>,
+    fwd: ForwardingTable,
+    endpoints: Vec<Endpoint>,
+    ep_node: Vec<NodeId>,
+    /// Pending wakeup times per endpoint; the last is the earliest.
+    ep_pending: Vec<Vec<SimTime>>,
+    flows: Vec<FlowRuntime>,
+    out: Vec<Packet>,
+    created: u64,
+    delivered: u64,
+    dropped: DropCounts,
+    n_events: u64,
+    sampler: Sampler,
+    warnings: Vec<String>,
+}
+
+fn invalid(path: String, message: String) -> Problem {
+    Problem { path, message }
 }
 
 impl Simulation {
     /// Build every node, link, route and endpoint of `scenario`.
     pub fn new(scenario: Scenario) -> Result<Simulation, ScenarioError> {
-        Ok(Simulation {
-            scenario,
+        let n = scenario.nodes.len();
+        let mut problems = Vec::new();
+        for (i, l) in scenario.links.iter().enumerate() {
+            if l.from >= n || l.to >= n || l.from == l.to {
+                problems.push(invalid(
+                    format!("link[{i}]"),
+                    "endpoints must be two known, distinct nodes".into(),
+                ));
+            }
+            if l.rate.0 == 0 {
+                problems.push(invalid(format!("link[{i}].rate"), "must be > 0".into()));
+            }
+        }
+        for (i, f) in scenario.flows.iter().enumerate() {
+            if f.from >= n || f.to >= n || f.from == f.to {
+                problems.push(invalid(
+                    format!("flow[{i}]"),
+                    "endpoints must be two known, distinct nodes".into(),
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(ScenarioError {
+                source: "<scenario>".into(),
+                problems,
+            });
+        }
+        let seed = scenario.seed;
+        let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
+        let mut events = EventQueue::new();
+        let links: Vec<Link> = scenario
+            .links
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let disc = match &l.queue {
+                    QueueSpec::DropTail { limit } => QueueDisc::DropTail(DropTail::new(*limit)),
+                    QueueSpec::Red(r) => {
+                        QueueDisc::Red(Red::new(RedParams::resolve(r, l.rate, l.delay)))
+                    }
+                };
+                Link::new(
+                    LinkId(i as u32),
+                    NodeId(l.from as u32),
+                    NodeId(l.to as u32),
+                    l.rate,
+                    l.delay,
+                    disc,
+                    &l.loss,
+                    scenario.link_model,
+                    seed,
+                    &format!("link:{}", l.name),
+                )
+            })
+            .collect();
+        let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
+        let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
+        let mut flows = Vec::with_capacity(scenario.flows.len());
+        let mut warnings = Vec::new();
+        for (i, f) in scenario.flows.iter().enumerate() {
+            let fid = FlowId(i as u32);
+            let tx = EndpointId(endpoints.len() as u32);
+            let rx = EndpointId(tx.0 + 1);
+            let (src, dst) = (NodeId(f.from as u32), NodeId(f.to as u32));
+            let rng = SimRng::stream(seed, &format!("flow:{}:app", f.name));
+            match &f.transport {
+                TransportSpec::Tcp(t) => {
+                    if let Some(d) = t.delayed_ack {
+                        if t.rto.min <= d {
+                            warnings.push(format!(
+                                "flow {}: minimum RTO ({}) is not above the delayed-ACK timeout ({}); a \
+                                 sender at one segment may time out while its ACK is delayed",
+                                f.name, t.rto.min, d
+                            ));
+                        }
+                    }
+                    let app = SenderApp::new(&t.app, rng);
+                    let total = app.total_bytes();
+                    endpoints.push(Endpoint::TcpSender(TcpSender::new(
+                        fid,
+                        dst,
+                        rx,
+                        TcpConfig::from(t),
+                        app,
+                    )));
+                    endpoints.push(Endpoint::TcpReceiver(TcpReceiver::new(
+                        fid,
+                        src,
+                        tx,
+                        t.mss,
+                        t.header,
+                        t.delayed_ack,
+                        total,
+                    )));
+                }
+                TransportSpec::Udp(c) => {
+                    endpoints.push(Endpoint::UdpSource(UdpSource::new(fid, dst, rx, c, rng)));
+                    endpoints.push(Endpoint::UdpSink(UdpSink::default()));
+                }
+            }
+            ep_node.push(src);
+            ep_node.push(dst);
+            flows.push(FlowRuntime {
+                sender: tx,
+                receiver: rx,
+                drops: DropCounts::default(),
+            });
+        }
+        let sampler = Sampler::new(
+            scenario.trace.interval,
+            scenario.trace.flows.clone(),
+            scenario.trace.links.clone(),
+        );
+        if sampler.enabled() {
+            events.push_timer(SimTime::ZERO, Event::Sample);
+        }
+        let end = SimTime::ZERO + scenario.duration;
+        let mut sim = Simulation {
             now: SimTime::ZERO,
-        })
+            end,
+            events,
+            links,
+            fwd,
+            ep_pending: vec![Vec::with_capacity(4); endpoints.len()],
+            endpoints,
+            ep_node,
+            flows,
+            out: Vec::with_capacity(64),
+            created: 0,
+            delivered: 0,
+            dropped: DropCounts::default(),
+            n_events: 0,
+            sampler,
+            warnings,
+            scenario,
+        };
+        for e in 0..sim.endpoints.len() {
+            sim.reschedule(EndpointId(e as u32));
+        }
+        Ok(sim)
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
     }
     /// Current simulated time.
     pub fn now(&self) -> SimTime {
@@ -24,20 +214,254 @@ impl Simulation {
     }
     /// When the run ends.
     pub fn end_time(&self) -> SimTime {
-        SimTime::ZERO + self.scenario.duration
+        self.end
     }
+    /// Events processed so far.
+    pub fn events_processed(&self) -> u64 {
+        self.n_events
+    }
+    /// An endpoint, for inspection (flow `i` has sender `2i` and receiver `2i + 1`).
+    pub fn endpoint(&self, id: EndpointId) -> &Endpoint {
+        &self.endpoints[id.idx()]
+    }
+
     /// Process every event up to and including `t` (capped at the end time).
     pub fn run_until(&mut self, t: SimTime) {
-        self.now = t.min(self.end_time());
+        let t = t.min(self.end);
+        while let Some(et) = self.events.peek_time() {
+            if et > t {
+                break;
+            }
+            let Some((now, ev)) = self.events.pop() else {
+                break;
+            };
+            self.now = now;
+            self.n_events += 1;
+            match ev {
+                Event::LinkArrival(l) => {
+                    let link = &mut self.links[l.idx()];
+                    let pkt = link.pop_arrival(now, &mut self.events);
+                    let node = link.to;
+                    self.arrive(now, node, pkt);
+                }
+                Event::TxDone(l) => self.links[l.idx()].on_tx_done(now, &mut self.events),
+                Event::Wakeup(ep) => {
+                    self.ep_pending[ep.idx()].pop();
+                    self.endpoints[ep.idx()].on_timer(now, &mut self.out);
+                    self.flush(now, ep);
+                }
+                Event::Sample => {
+                    self.sample(now);
+                    self.events
+                        .push_timer(now + self.sampler.interval, Event::Sample);
+                }
+            }
+        }
+        self.now = self.now.max(t);
     }
+
+    #[inline]
+    fn arrive(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+        if node == pkt.dst {
+            self.delivered += 1;
+            let ep = pkt.dst_ep;
+            self.endpoints[ep.idx()].on_packet(now, &pkt, &mut self.out);
+            self.flush(now, ep);
+        } else {
+            self.forward(now, node, pkt);
+        }
+    }
+
+    #[inline]
+    fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+        match self.fwd.next_link(node.idx(), pkt.dst.idx()) {
+            Some(l) => {
+                if let Err(cause) = self.links[l.idx()].offer(now, pkt, &mut self.events) {
+                    self.drop_packet(&pkt, cause);
+                }
+            }
+            None => self.drop_packet(&pkt, DropCause::NoRoute),
+        }
+    }
+
+    #[inline]
+    fn drop_packet(&mut self, pkt: &Packet, cause: DropCause) {
+        self.dropped.add(cause);
+        self.flows[pkt.flow.idx()].drops.add(cause);
+    }
+
+    /// Put the endpoint's outbox on the network and update its wakeup.
+    #[inline]
+    fn flush(&mut self, now: SimTime, ep: EndpointId) {
+        if !self.out.is_empty() {
+            let node = self.ep_node[ep.idx()];
+            let mut out = std::mem::take(&mut self.out);
+            for pkt in out.drain(..) {
+                self.created += 1;
+                self.forward(now, node, pkt);
+            }
+            self.out = out;
+        }
+        self.reschedule(ep);
+    }
+
+    #[inline]
+    fn reschedule(&mut self, ep: EndpointId) {
+        let d = self.endpoints[ep.idx()].next_wakeup();
+        if d == SimTime::NEVER {
+            return;
+        }
+        let d = d.max(self.now);
+        let pending = &mut self.ep_pending[ep.idx()];
+        if pending.last().is_none_or(|&p| d < p) {
+            pending.push(d);
+            self.events.push_timer(d, Event::Wakeup(ep));
+        }
+    }
+
+    fn flow_sample(&self, f: usize) -> FlowSample {
+        let rt = &self.flows[f];
+        match (
+            &self.endpoints[rt.sender.idx()],
+            &self.endpoints[rt.receiver.idx()],
+        ) {
+            (Endpoint::TcpSender(s), Endpoint::TcpReceiver(r)) => {
+                let ss = s.cc().inner().ssthresh().0;
+                let srtt = s.rtt().srtt();
+                FlowSample {
+                    cwnd: s.effective_cwnd() as f64,
+                    ssthresh: if ss >= u64::MAX / 4 {
+                        f64::NAN
+                    } else {
+                        ss as f64
+                    },
+                    srtt: if srtt.0 == 0 { f64::NAN } else { srtt.secs() },
+                    delivered: r.bytes_delivered,
+                }
+            }
+            (_, Endpoint::UdpSink(k)) => FlowSample {
+                cwnd: f64::NAN,
+                ssthresh: f64::NAN,
+                srtt: f64::NAN,
+                delivered: k.bytes,
+            },
+            _ => unreachable!("flow endpoints are built in pairs"),
+        }
+    }
+
+    fn sample(&mut self, now: SimTime) {
+        for k in 0..self.sampler.flows.len() {
+            let s = self.flow_sample(self.sampler.flows[k]);
+            self.sampler.record_flow(now, k, s);
+        }
+        for k in 0..self.sampler.links.len() {
+            let l = self.sampler.links[k];
+            let occ = self.links[l].occupancy(now);
+            self.sampler.record_link(now, l, occ.packets, occ.bytes);
+        }
+        self.sampler.finish_instant(now);
+    }
+
     /// Run to the end and collect results.
     pub fn finish(mut self) -> RunResult {
-        self.run_until(self.end_time());
+        self.run_until(self.end);
+        let end = self.end;
+        let sc = &self.scenario;
+        let mut flows = Vec::with_capacity(sc.flows.len());
+        for (i, f) in sc.flows.iter().enumerate() {
+            let rt = &self.flows[i];
+            let mut s = FlowSummary {
+                name: f.name.clone(),
+                src: sc.nodes[f.from].clone(),
+                dst: sc.nodes[f.to].clone(),
+                drops: rt.drops,
+                start_s: f64::NAN,
+                ..Default::default()
+            };
+            let (start, completion) = match (
+                &self.endpoints[rt.sender.idx()],
+                &self.endpoints[rt.receiver.idx()],
+                &f.transport,
+            ) {
+                (Endpoint::TcpSender(tx), Endpoint::TcpReceiver(rx), TransportSpec::Tcp(t)) => {
+                    s.transport = "tcp".into();
+                    s.cc = tx.cc().inner().name().into();
+                    s.recovery = match t.recovery {
+                        RecoverySpec::Reno => "reno",
+                        RecoverySpec::NewReno => "newreno",
+                        RecoverySpec::Sack => "sack",
+                        RecoverySpec::Sack1 => "sack1",
+                    }
+                    .into();
+                    s.bytes_delivered = rx.bytes_delivered;
+                    s.data_packets_sent = tx.stats.data_sent;
+                    s.retransmissions = tx.stats.retransmissions;
+                    s.fast_recoveries = tx.stats.fast_recoveries;
+                    s.timeouts = tx.stats.timeouts;
+                    s.connections = tx.stats.connections;
+                    (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    (tx.stats.first_open, rx.completion)
+                }
+                (Endpoint::UdpSource(src), Endpoint::UdpSink(sink), TransportSpec::Udp(_)) => {
+                    s.transport = "udp".into();
+                    s.bytes_delivered = sink.bytes;
+                    s.data_packets_sent = src.sent;
+                    (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = (f64::NAN, f64::NAN, f64::NAN);
+                    (src.first_sent, None)
+                }
+                _ => unreachable!("flow endpoints match their transport"),
+            };
+            if let Some(st) = start {
+                s.start_s = st.secs();
+                let stop = completion.unwrap_or(end);
+                let span = stop.since(st).secs();
+                s.goodput_bps = if span > 0.0 {
+                    s.bytes_delivered as f64 * 8.0 / span
+                } else {
+                    0.0
+                };
+            }
+            s.completion_time_s = completion.map(|c| c.secs());
+            flows.push(s);
+        }
+        let mut links = Vec::with_capacity(self.links.len());
+        let mut in_flight = 0;
+        for (i, l) in self.links.iter_mut().enumerate() {
+            l.occupancy(end);
+            in_flight += l.in_flight();
+            let cap = l.rate.as_f64() * end.secs();
+            links.push(LinkSummary {
+                name: sc.links[i].name.clone(),
+                packets_in: l.stats.packets_in,
+                packets_out: l.stats.packets_out,
+                bytes_out: l.stats.bytes_out,
+                utilisation: if cap > 0.0 {
+                    l.stats.bytes_out as f64 * 8.0 / cap
+                } else {
+                    0.0
+                },
+                drops: l.stats.drops,
+            });
+        }
+        let conservation = Conservation {
+            created: self.created,
+            delivered: self.delivered,
+            dropped: self.dropped,
+            in_flight,
+        };
         RunResult {
             version: crate::VERSION.into(),
-            end_time_s: self.now.secs(),
-            seed: self.scenario.seed,
-            ..Default::default()
+            end_time_s: end.secs(),
+            seed: sc.seed,
+            events: self.n_events,
+            flows,
+            links,
+            conservation,
+            warnings: std::mem::take(&mut self.warnings),
+            series: Series {
+                flows: std::mem::take(&mut self.sampler.flow_table),
+                links: std::mem::take(&mut self.sampler.link_table),
+            },
         }
     }
 }

@@ -1,1 +1,5 @@
-//! (in progress)
+//! The event engine: a deterministic priority queue of small typed events.
+
+mod queue;
+
+pub use queue::{Event, EventClass, EventQueue};

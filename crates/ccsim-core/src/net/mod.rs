@@ -1,1 +1,10 @@
-//! (in progress)
+//! The network: links (queue + pipe), queue disciplines and static routing.
+
+pub mod droptail;
+pub mod link;
+pub mod queue;
+pub mod red;
+pub mod routing;
+
+pub use link::Link;
+pub use queue::{Occupancy, QueueDisc};

@@ -1,1 +1,59 @@
-//! (in progress)
+//! Transports as sans-IO endpoints: each is told of packets and time, pushes what it
+//! sends into an outbox, and reports its next deadline.
+
+pub mod tcp;
+pub mod udp;
+
+use crate::packet::{Packet, PacketKind};
+use crate::units::SimTime;
+use tcp::{TcpReceiver, TcpSender};
+use udp::{UdpSink, UdpSource};
+
+/// One side of a flow.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Endpoint {
+    /// TCP sender.
+    TcpSender(TcpSender),
+    /// TCP receiver.
+    TcpReceiver(TcpReceiver),
+    /// UDP CBR source.
+    UdpSource(UdpSource),
+    /// UDP sink.
+    UdpSink(UdpSink),
+}
+
+impl Endpoint {
+    /// A packet addressed to this endpoint arrived.
+    #[inline]
+    pub fn on_packet(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        match (self, pkt.kind) {
+            (Endpoint::TcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
+            (Endpoint::TcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
+            (Endpoint::UdpSink(k), PacketKind::Udp) => k.on_packet(now, pkt),
+            _ => {}
+        }
+    }
+
+    /// Handle timers due at `now`.
+    #[inline]
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        match self {
+            Endpoint::TcpSender(s) => s.on_timer(now, out),
+            Endpoint::TcpReceiver(r) => r.on_timer(now, out),
+            Endpoint::UdpSource(u) => u.on_timer(now, out),
+            Endpoint::UdpSink(_) => {}
+        }
+    }
+
+    /// Earliest time this endpoint must be woken (`SimTime::NEVER` if none).
+    #[inline]
+    pub fn next_wakeup(&self) -> SimTime {
+        match self {
+            Endpoint::TcpSender(s) => s.next_wakeup(),
+            Endpoint::TcpReceiver(r) => r.next_wakeup(),
+            Endpoint::UdpSource(u) => u.next_wakeup(),
+            Endpoint::UdpSink(_) => SimTime::NEVER,
+        }
+    }
+}

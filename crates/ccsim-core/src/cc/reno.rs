@@ -1,0 +1,143 @@
+//! Reno congestion avoidance (RFC 5681 §3.1): slow start below ssthresh, then about one
+//! segment per RTT; on loss ssthresh = max(FlightSize/2, 2·SMSS).
+//!
+//! Growth is per ACK by bytes acknowledged (RFC 5681: cwnd += min(N, SMSS) in slow start;
+//! cwnd += SMSS·SMSS/cwnd in congestion avoidance, once per ACK that acknowledges new
+//! data). With delayed ACKs this gives the classic +½ SMSS per RTT (ALGORITHMS.md §1.10).
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use crate::units::Bytes;
+
+/// Reno state. The window is kept in fractional bytes so congestion-avoidance increments
+/// smaller than a byte are not lost.
+#[derive(Clone, Debug)]
+pub struct Reno {
+    mss: f64,
+    cwnd: f64,
+    ssthresh: f64,
+}
+
+impl Reno {
+    /// Start with `init_cwnd` bytes and an unbounded ssthresh (RFC 5681 §3.1).
+    pub fn new(mss: Bytes, init_cwnd: Bytes) -> Reno {
+        Reno {
+            mss: mss.0 as f64,
+            cwnd: init_cwnd.0 as f64,
+            ssthresh: f64::MAX,
+        }
+    }
+}
+
+impl CongestionControl for Reno {
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+    fn cwnd(&self) -> Bytes {
+        Bytes(self.cwnd as u64)
+    }
+    fn ssthresh(&self) -> Bytes {
+        Bytes(self.ssthresh.min(u64::MAX as f64) as u64)
+    }
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if ev.acked.0 == 0 || ev.in_recovery {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            // RFC 5681 §3.1 eq. (2): cwnd += min(N, SMSS).
+            self.cwnd += (ev.acked.0 as f64).min(self.mss);
+        } else {
+            // RFC 5681 §3.1 eq. (3).
+            self.cwnd += self.mss * self.mss / self.cwnd;
+        }
+    }
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2·SMSS).
+        self.ssthresh = (ev.flight_size.0 as f64 / 2.0).max(2.0 * self.mss);
+        self.cwnd = match ev.kind {
+            // §3.2 step 2-3: cwnd = ssthresh (the transport adds the 3·SMSS inflation).
+            CongestionKind::FastRetransmit => self.ssthresh,
+            // §3.1: after a timeout, cwnd = loss window = 1 SMSS.
+            CongestionKind::Timeout => self.mss,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{Dur, SimTime};
+
+    const MSS: u64 = 1000;
+
+    fn ack(acked: u64) -> AckEvent {
+        AckEvent {
+            now: SimTime::ZERO,
+            acked: Bytes(acked),
+            sacked: Bytes(0),
+            rtt: Some(Dur::from_millis(100)),
+            srtt: Dur::from_millis(100),
+            min_rtt: Dur::from_millis(100),
+            in_flight: Bytes(0),
+            delivered: Bytes(0),
+            in_recovery: false,
+            mss: Bytes(MSS),
+        }
+    }
+
+    fn loss(kind: CongestionKind, flight: u64) -> CongestionEvent {
+        CongestionEvent {
+            now: SimTime::ZERO,
+            kind,
+            flight_size: Bytes(flight),
+            mss: Bytes(MSS),
+        }
+    }
+
+    #[test]
+    fn slow_start_grows_by_at_most_one_mss_per_ack() {
+        let mut r = Reno::new(Bytes(MSS), Bytes(2 * MSS));
+        r.on_ack(&ack(2 * MSS));
+        assert_eq!(r.cwnd(), Bytes(3 * MSS));
+        r.on_ack(&ack(500));
+        assert_eq!(r.cwnd(), Bytes(3 * MSS + 500));
+    }
+
+    #[test]
+    fn congestion_avoidance_adds_one_mss_per_window_of_acks() {
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS));
+        r.on_congestion(&loss(CongestionKind::FastRetransmit, 20 * MSS));
+        assert_eq!(r.cwnd(), Bytes(10 * MSS));
+        for _ in 0..10 {
+            r.on_ack(&ack(MSS));
+        }
+        let w = r.cwnd().0 as f64 / MSS as f64;
+        assert!(w > 10.95 && w < 11.0, "{w}");
+    }
+
+    #[test]
+    fn loss_halves_flight_with_a_floor_of_two_segments() {
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS));
+        r.on_congestion(&loss(CongestionKind::FastRetransmit, 3 * MSS));
+        assert_eq!(r.ssthresh(), Bytes(2 * MSS));
+        assert_eq!(r.cwnd(), Bytes(2 * MSS));
+    }
+
+    #[test]
+    fn timeout_sets_the_loss_window() {
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS));
+        r.on_congestion(&loss(CongestionKind::Timeout, 16 * MSS));
+        assert_eq!(r.ssthresh(), Bytes(8 * MSS));
+        assert_eq!(r.cwnd(), Bytes(MSS));
+    }
+
+    #[test]
+    fn no_growth_during_recovery_or_on_duplicate_acks() {
+        let mut r = Reno::new(Bytes(MSS), Bytes(4 * MSS));
+        r.on_ack(&ack(0));
+        r.on_ack(&AckEvent {
+            in_recovery: true,
+            ..ack(MSS)
+        });
+        assert_eq!(r.cwnd(), Bytes(4 * MSS));
+    }
+}

@@ -1,0 +1,55 @@
+//! Queue disciplines as admission policies.
+//!
+//! A link decides *at arrival* whether a packet enters its queue. The link computes its own
+//! occupancy (arithmetically in the fast model, by counting in the per-hop model) and asks
+//! the discipline, which is a pure state machine: no clock, no events.
+
+use super::droptail::DropTail;
+use super::red::Red;
+use crate::results::DropCause;
+use crate::rng::SimRng;
+use crate::units::SimTime;
+
+/// The link's state seen by an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occupancy {
+    /// Packets held, counting the one being transmitted.
+    pub packets: u64,
+    /// Bytes held, counting the packet being transmitted.
+    pub bytes: u64,
+    /// When the link last became empty (meaningful when `packets == 0`).
+    pub idle_since: SimTime,
+}
+
+impl Occupancy {
+    /// Packets waiting behind the one in transmission.
+    pub fn waiting(&self) -> u64 {
+        self.packets.saturating_sub(1)
+    }
+}
+
+/// The queue disciplines (enum dispatch: no boxing on the hot path).
+#[derive(Clone, Debug)]
+pub enum QueueDisc {
+    /// Tail drop at a limit.
+    DropTail(DropTail),
+    /// Random Early Detection.
+    Red(Red),
+}
+
+impl QueueDisc {
+    /// Admit a packet of `size` bytes arriving at `now`, or say why it is dropped.
+    #[inline]
+    pub fn admit(
+        &mut self,
+        now: SimTime,
+        size: u64,
+        occ: Occupancy,
+        rng: &mut SimRng,
+    ) -> Result<(), DropCause> {
+        match self {
+            QueueDisc::DropTail(q) => q.admit(size, occ),
+            QueueDisc::Red(q) => q.admit(now, size, occ, rng),
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! TCP receiver: cumulative ACKs, SACK blocks (RFC 2018), out-of-order buffer and delayed
+//! ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2).
+//!
+//! ACK policy: an in-order segment is acknowledged at once if delayed ACKs are off, if it
+//! is the second unacknowledged one, or if it fills a hole; otherwise the delayed-ACK timer
+//! is armed. Out-of-order and duplicate segments are acknowledged at once. Each ACK echoes
+//! the send time of the first segment received since the previous ACK, and says whether
+//! that segment was a retransmission so the sender can apply Karn's rule.
+
+use crate::ids::{EndpointId, FlowId, NodeId};
+use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX, MAX_SACK_BLOCKS};
+use crate::units::{Dur, SimTime};
+
+/// TCP receiver state.
+#[derive(Clone, Debug)]
+pub struct TcpReceiver {
+    flow: FlowId,
+    /// Node of the sender (where ACKs go).
+    dst: NodeId,
+    peer: EndpointId,
+    mss: u64,
+    header: u32,
+    delack: Option<Dur>,
+    total_bytes: Option<u64>,
+    conn: u32,
+    rcv_nxt: u64,
+    /// Out-of-order segments held, as sorted disjoint ranges `[start, end)` above rcv_nxt.
+    ooo: Vec<(u64, u64)>,
+    /// Most recently received out-of-order segments, newest first (for SACK block order).
+    recent: [u64; MAX_SACK_BLOCKS],
+    nrecent: usize,
+    unacked: u32,
+    delack_deadline: Option<SimTime>,
+    echo: Option<(SimTime, bool)>,
+    /// Payload bytes delivered in order to the application (all connections).
+    pub bytes_delivered: u64,
+    /// When a finite transfer was fully delivered.
+    pub completion: Option<SimTime>,
+}
+
+impl TcpReceiver {
+    /// A receiver for `flow`, acknowledging to endpoint `peer` at node `dst`.
+    pub fn new(
+        flow: FlowId,
+        dst: NodeId,
+        peer: EndpointId,
+        mss: u32,
+        header: u32,
+        delack: Option<Dur>,
+        total_bytes: Option<u64>,
+    ) -> TcpReceiver {
+        TcpReceiver {
+            flow,
+            dst,
+            peer,
+            mss: mss as u64,
+            header,
+            delack,
+            total_bytes,
+            conn: 0,
+            rcv_nxt: 0,
+            ooo: Vec::new(),
+            recent: [0; MAX_SACK_BLOCKS],
+            nrecent: 0,
+            unacked: 0,
+            delack_deadline: None,
+            echo: None,
+            bytes_delivered: 0,
+            completion: None,
+        }
+    }
+
+    /// Next expected segment.
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    /// The delayed-ACK deadline, if armed.
+    pub fn next_wakeup(&self) -> SimTime {
+        self.delack_deadline.unwrap_or(SimTime::NEVER)
+    }
+
+    /// The delayed-ACK timer may have expired.
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.delack_deadline.is_some_and(|d| d <= now) {
+            self.send_ack(out);
+        }
+    }
+
+    fn payload_of_range(&self, a: u64, b: u64) -> u64 {
+        let bytes = (b - a) * self.mss;
+        match self.total_bytes {
+            Some(total) => bytes.min(total.saturating_sub(a * self.mss)),
+            None => bytes,
+        }
+    }
+
+    fn deliver(&mut self, now: SimTime, a: u64, b: u64) {
+        self.bytes_delivered += self.payload_of_range(a, b);
+        self.rcv_nxt = b;
+        if let Some(total) = self.total_bytes {
+            if self.completion.is_none() && self.rcv_nxt * self.mss >= total {
+                self.completion = Some(now);
+            }
+        }
+    }
+
+    /// A data segment arrived.
+    pub fn on_data(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.conn < self.conn {
+            return; // a straggler from a finished connection
+        }
+        if pkt.conn > self.conn {
+            // An on/off source opened a new connection.
+            self.conn = pkt.conn;
+            self.rcv_nxt = 0;
+            self.ooo.clear();
+            self.nrecent = 0;
+            self.unacked = 0;
+            self.delack_deadline = None;
+            self.echo = None;
+        }
+        if self.echo.is_none() {
+            self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
+        }
+        let seq = pkt.seq;
+        if seq == self.rcv_nxt {
+            self.deliver(now, seq, seq + 1);
+            let filled_hole = !self.ooo.is_empty();
+            if filled_hole && self.ooo[0].0 == self.rcv_nxt {
+                let (a, b) = self.ooo.remove(0);
+                self.deliver(now, a, b);
+            }
+            // RFC 5681 §4.2: ACK at once when a segment fills (part of) a gap; else at least
+            // every second full-sized segment, or when the delayed-ACK timer expires.
+            if filled_hole || self.delack.is_none() || self.unacked >= 1 {
+                self.send_ack(out);
+            } else {
+                self.unacked += 1;
+                if self.delack_deadline.is_none() {
+                    self.delack_deadline = self.delack.map(|d| now + d);
+                }
+            }
+        } else if seq > self.rcv_nxt {
+            self.insert_ooo(seq);
+            self.send_ack(out);
+        } else {
+            self.send_ack(out); // duplicate: tell the sender where we are
+        }
+    }
+
+    fn insert_ooo(&mut self, seq: u64) {
+        // Most recent first, without duplicates (RFC 2018 §4).
+        let mut recent = [seq; MAX_SACK_BLOCKS];
+        let mut n = 1;
+        for &s in &self.recent[..self.nrecent] {
+            if s != seq && n < MAX_SACK_BLOCKS {
+                recent[n] = s;
+                n += 1;
+            }
+        }
+        self.recent = recent;
+        self.nrecent = n;
+        let i = self.ooo.partition_point(|r| r.1 < seq);
+        if i < self.ooo.len() && self.ooo[i].0 <= seq && seq < self.ooo[i].1 {
+            return; // already held
+        }
+        let joins_prev = i < self.ooo.len() && self.ooo[i].1 == seq;
+        let joins_next_idx = if joins_prev { i + 1 } else { i };
+        let joins_next = joins_next_idx < self.ooo.len() && self.ooo[joins_next_idx].0 == seq + 1;
+        match (joins_prev, joins_next) {
+            (true, true) => {
+                self.ooo[i].1 = self.ooo[i + 1].1;
+                self.ooo.remove(i + 1);
+            }
+            (true, false) => self.ooo[i].1 = seq + 1,
+            (false, true) => self.ooo[i].0 = seq,
+            (false, false) => self.ooo.insert(i, (seq, seq + 1)),
+        }
+    }
+
+    fn block_containing(&self, seq: u64) -> Option<(u64, u64)> {
+        let i = self.ooo.partition_point(|r| r.1 <= seq);
+        self.ooo.get(i).copied().filter(|r| r.0 <= seq)
+    }
+
+    fn send_ack(&mut self, out: &mut Vec<Packet>) {
+        let mut p = Packet::new(PacketKind::Ack, self.flow, self.dst, self.peer, self.header);
+        p.seq = self.rcv_nxt;
+        p.conn = self.conn;
+        if let Some((ts, retx)) = self.echo.take() {
+            p.ts = ts;
+            if retx {
+                p.flags |= FLAG_ECHO_RETX;
+            }
+        } else {
+            p.flags |= FLAG_ECHO_RETX; // nothing to echo: no RTT sample
+        }
+        // SACK blocks: the block with the newest segment first, then other recent blocks,
+        // then the remaining blocks from the highest down (RFC 2018 §4).
+        let mut n = 0;
+        let mut push = |blk: (u64, u64), p: &mut Packet| {
+            if n < MAX_SACK_BLOCKS && !p.sack[..n].iter().any(|b| b.start == blk.0) {
+                p.sack[n] = SackBlock {
+                    start: blk.0,
+                    end: blk.1,
+                };
+                n += 1;
+            }
+        };
+        for k in 0..self.nrecent {
+            if let Some(b) = self.block_containing(self.recent[k]) {
+                push(b, &mut p);
+            }
+        }
+        for b in self.ooo.iter().rev() {
+            push(*b, &mut p);
+        }
+        p.nsack = n as u8;
+        self.unacked = 0;
+        self.delack_deadline = None;
+        out.push(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rx(delack: Option<Dur>) -> TcpReceiver {
+        TcpReceiver::new(
+            FlowId(0),
+            NodeId(0),
+            EndpointId(0),
+            1000,
+            40,
+            delack,
+            Some(10_500),
+        )
+    }
+
+    fn seg(seq: u64) -> Packet {
+        let mut p = Packet::new(PacketKind::Data, FlowId(0), NodeId(1), EndpointId(1), 1040);
+        p.seq = seq;
+        p.conn = 1;
+        p.ts = SimTime(seq);
+        p
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_or_on_timer() {
+        let mut r = rx(Some(Dur::from_millis(100)));
+        let mut out = Vec::new();
+        r.on_data(SimTime(0), &seg(0), &mut out);
+        assert!(out.is_empty());
+        assert_eq!(r.next_wakeup(), SimTime(100_000_000));
+        r.on_data(SimTime(5), &seg(1), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].seq, 2);
+        assert_eq!(
+            out[0].ts,
+            SimTime(0),
+            "echoes the first unacknowledged segment"
+        );
+        r.on_data(SimTime(10), &seg(2), &mut out);
+        r.on_timer(SimTime(100_000_010), &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1].seq, 3);
+    }
+
+    #[test]
+    fn out_of_order_is_acked_at_once_with_sack_blocks_newest_first() {
+        let mut r = rx(Some(Dur::from_millis(100)));
+        let mut out = Vec::new();
+        for s in [0, 1, 3, 4, 7] {
+            r.on_data(SimTime(s), &seg(s), &mut out);
+        }
+        let last = out.last().unwrap();
+        assert_eq!(last.seq, 2);
+        assert_eq!(last.nsack, 2);
+        assert_eq!(last.sack[0], SackBlock { start: 7, end: 8 });
+        assert_eq!(last.sack[1], SackBlock { start: 3, end: 5 });
+        // Filling the hole acks everything up to the next hole at once.
+        r.on_data(SimTime(9), &seg(2), &mut out);
+        let last = out.last().unwrap();
+        assert_eq!(last.seq, 5);
+        assert_eq!(last.nsack, 1);
+    }
+
+    #[test]
+    fn goodput_counts_payload_and_a_short_last_segment_and_completion() {
+        let mut r = rx(None);
+        let mut out = Vec::new();
+        for s in 0..11 {
+            r.on_data(SimTime(s), &seg(s), &mut out);
+        }
+        assert_eq!(r.bytes_delivered, 10_500);
+        assert_eq!(r.completion, Some(SimTime(10)));
+        assert_eq!(out.len(), 11);
+    }
+
+    #[test]
+    fn duplicates_do_not_count_twice() {
+        let mut r = rx(None);
+        let mut out = Vec::new();
+        r.on_data(SimTime(0), &seg(0), &mut out);
+        r.on_data(SimTime(1), &seg(0), &mut out);
+        r.on_data(SimTime(2), &seg(2), &mut out);
+        r.on_data(SimTime(3), &seg(2), &mut out);
+        assert_eq!(r.bytes_delivered, 1000);
+        assert_eq!(out.len(), 4);
+    }
+}

@@ -1,0 +1,276 @@
+//! The sender's SACK scoreboard over the outstanding segments `[base, end)`.
+//!
+//! Each segment carries three flags: SACKed, lost (RFC 6675 `IsLost`) and retransmitted
+//! (a retransmission is in flight). Counts are kept incrementally so that `pipe`
+//! (RFC 6675 §4 `SetPipe`) costs O(1):
+//! pipe = outstanding − sacked − lost + retransmitted (lost and retransmitted counted over
+//! segments not SACKed). Loss marking advances a frontier: a segment is lost once at least
+//! `threshold` SACKed segments lie above it (RFC 6675 with DupThresh; threshold 1 gives the
+//! ns-2 Sack1 rule "every hole below the highest SACK").
+
+use std::collections::VecDeque;
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+const RETX: u8 = 4;
+
+/// Scoreboard state.
+#[derive(Clone, Debug, Default)]
+pub struct Scoreboard {
+    base: u64,
+    flags: VecDeque<u8>,
+    sacked: u64,
+    lost: u64,
+    retx: u64,
+    frontier: u64,
+    sacked_above_frontier: u64,
+    rxt_hint: u64,
+}
+
+impl Scoreboard {
+    /// An empty scoreboard starting at segment `base`.
+    pub fn new(base: u64) -> Scoreboard {
+        Scoreboard {
+            base,
+            frontier: base,
+            rxt_hint: base,
+            ..Default::default()
+        }
+    }
+
+    /// First outstanding segment.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+    /// One past the last segment sent.
+    pub fn end(&self) -> u64 {
+        self.base + self.flags.len() as u64
+    }
+    /// Segments outstanding.
+    pub fn outstanding(&self) -> u64 {
+        self.flags.len() as u64
+    }
+    /// SACKed segments.
+    pub fn sacked(&self) -> u64 {
+        self.sacked
+    }
+    /// RFC 6675 pipe, in segments.
+    pub fn pipe(&self) -> u64 {
+        self.outstanding() - self.sacked - self.lost + self.retx
+    }
+
+    /// A new segment (`end()`) was sent.
+    #[inline]
+    pub fn push_sent(&mut self) {
+        self.flags.push_back(0);
+    }
+
+    /// Cumulative ACK up to `ack` (exclusive). Returns segments removed that were not SACKed.
+    pub fn ack_to(&mut self, ack: u64) -> u64 {
+        let mut fresh = 0;
+        while self.base < ack {
+            let Some(f) = self.flags.pop_front() else {
+                break;
+            };
+            if f & SACKED != 0 {
+                self.sacked -= 1;
+                if self.base >= self.frontier {
+                    self.sacked_above_frontier -= 1;
+                }
+            } else {
+                fresh += 1;
+                if f & LOST != 0 {
+                    self.lost -= 1;
+                }
+                if f & RETX != 0 {
+                    self.retx -= 1;
+                }
+            }
+            self.base += 1;
+        }
+        self.base = self.base.max(ack.min(self.end()));
+        self.frontier = self.frontier.max(self.base);
+        self.rxt_hint = self.rxt_hint.max(self.base);
+        fresh
+    }
+
+    /// Record a SACK block `[start, end)`. Returns segments newly SACKed.
+    pub fn sack(&mut self, start: u64, end: u64) -> u64 {
+        let lo = start.max(self.base);
+        let hi = end.min(self.end());
+        let mut fresh = 0;
+        for s in lo..hi {
+            let f = &mut self.flags[(s - self.base) as usize];
+            if *f & SACKED != 0 {
+                continue;
+            }
+            if *f & LOST != 0 {
+                self.lost -= 1;
+            }
+            if *f & RETX != 0 {
+                self.retx -= 1;
+            }
+            *f = SACKED;
+            self.sacked += 1;
+            if s >= self.frontier {
+                self.sacked_above_frontier += 1;
+            }
+            fresh += 1;
+        }
+        fresh
+    }
+
+    /// Mark as lost every un-SACKed segment with at least `threshold` SACKed segments above.
+    pub fn mark_lost(&mut self, threshold: u64) {
+        let end = self.end();
+        while self.frontier < end && self.sacked_above_frontier >= threshold.max(1) {
+            let f = &mut self.flags[(self.frontier - self.base) as usize];
+            if *f & SACKED != 0 {
+                self.sacked_above_frontier -= 1;
+            } else if *f & LOST == 0 {
+                *f |= LOST;
+                self.lost += 1;
+            }
+            self.frontier += 1;
+        }
+    }
+
+    /// After a timeout: every un-SACKed segment is lost and no retransmission is in flight
+    /// (RFC 6675 §5.1).
+    pub fn mark_all_lost(&mut self) {
+        for f in self.flags.iter_mut() {
+            if *f & SACKED == 0 {
+                *f = LOST;
+            }
+        }
+        self.lost = self.outstanding() - self.sacked;
+        self.retx = 0;
+        self.frontier = self.end();
+        self.sacked_above_frontier = 0;
+        self.rxt_hint = self.base;
+    }
+
+    /// Mark segment `seq` lost (the first retransmission on entering recovery).
+    pub fn mark_one_lost(&mut self, seq: u64) {
+        if seq < self.base || seq >= self.end() {
+            return;
+        }
+        let f = &mut self.flags[(seq - self.base) as usize];
+        if *f & (SACKED | LOST) == 0 {
+            *f |= LOST;
+            self.lost += 1;
+        }
+        self.rxt_hint = self.rxt_hint.min(seq);
+    }
+
+    /// Whether `seq` is marked lost.
+    pub fn is_lost(&self, seq: u64) -> bool {
+        seq >= self.base && seq < self.end() && self.flags[(seq - self.base) as usize] & LOST != 0
+    }
+
+    /// The lowest lost segment not SACKed and not already retransmitted (RFC 6675 NextSeg
+    /// rule 1).
+    pub fn next_lost(&mut self) -> Option<u64> {
+        let end = self.end();
+        while self.rxt_hint < end {
+            let f = self.flags[(self.rxt_hint - self.base) as usize];
+            if f & LOST != 0 && f & (SACKED | RETX) == 0 {
+                return Some(self.rxt_hint);
+            }
+            if f & LOST == 0 && f & SACKED == 0 && self.rxt_hint >= self.frontier {
+                return None;
+            }
+            self.rxt_hint += 1;
+        }
+        None
+    }
+
+    /// Segment `seq` was retransmitted.
+    pub fn on_retransmit(&mut self, seq: u64) {
+        if seq < self.base || seq >= self.end() {
+            return;
+        }
+        let f = &mut self.flags[(seq - self.base) as usize];
+        if *f & (SACKED | RETX) == 0 {
+            *f |= RETX;
+            self.retx += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(n: u64) -> Scoreboard {
+        let mut b = Scoreboard::new(0);
+        for _ in 0..n {
+            b.push_sent();
+        }
+        b
+    }
+
+    #[test]
+    fn pipe_counts_outstanding_minus_sacked_and_lost_plus_retransmitted() {
+        let mut b = board(10);
+        assert_eq!(b.pipe(), 10);
+        assert_eq!(b.sack(3, 7), 4);
+        assert_eq!(b.pipe(), 6);
+        b.mark_lost(3);
+        // Segments 0, 1, 2 each have 4 SACKed above: lost.
+        assert_eq!(b.pipe(), 3);
+        assert_eq!(b.next_lost(), Some(0));
+        b.on_retransmit(0);
+        assert_eq!(b.pipe(), 4);
+        assert_eq!(b.next_lost(), Some(1));
+    }
+
+    #[test]
+    fn rfc6675_needs_dupthresh_sacked_segments_above() {
+        let mut b = board(10);
+        b.sack(2, 4);
+        b.mark_lost(3);
+        assert!(!b.is_lost(0) && !b.is_lost(1));
+        b.sack(5, 6);
+        b.mark_lost(3);
+        assert!(b.is_lost(0) && b.is_lost(1));
+        // Segment 4 has only one SACKed segment above it.
+        assert!(!b.is_lost(4));
+    }
+
+    #[test]
+    fn sack1_rule_marks_every_hole_below_the_highest_sack() {
+        let mut b = board(10);
+        b.sack(8, 9);
+        b.mark_lost(1);
+        assert!((0..8).all(|s| b.is_lost(s)));
+        assert!(!b.is_lost(9));
+    }
+
+    #[test]
+    fn cumulative_ack_removes_state_and_returns_fresh_segments() {
+        let mut b = board(10);
+        b.sack(2, 4);
+        b.mark_lost(2);
+        b.on_retransmit(0);
+        assert_eq!(b.ack_to(5), 3); // 0, 1 and 4 were not SACKed
+        assert_eq!(b.base(), 5);
+        assert_eq!(b.pipe(), 5);
+        assert_eq!(b.sacked(), 0);
+    }
+
+    #[test]
+    fn timeout_marks_everything_unsacked_lost() {
+        let mut b = board(6);
+        b.sack(4, 5);
+        b.on_retransmit(0);
+        b.mark_all_lost();
+        assert_eq!(b.pipe(), 0);
+        let mut order = Vec::new();
+        while let Some(s) = b.next_lost() {
+            b.on_retransmit(s);
+            order.push(s);
+        }
+        assert_eq!(order, vec![0, 1, 2, 3, 5]);
+    }
+}

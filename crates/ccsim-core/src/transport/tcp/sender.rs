@@ -1,0 +1,559 @@
+//! TCP sender: a sans-IO state machine. It is given ACKs (`on_ack`) and the time
+//! (`on_timer`), pushes the segments it sends into an outbox, and reports its next deadline
+//! (`next_wakeup`). It never schedules anything itself.
+//!
+//! Sequence numbers count segments of `mss` payload bytes (the last segment of a finite
+//! transfer may be shorter), as in ns-2. Congestion avoidance is delegated to a
+//! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1) is chosen independently.
+
+use super::rto::RttEstimator;
+use super::scoreboard::Scoreboard;
+use super::TcpConfig;
+use crate::apps::{AppEvent, SenderApp};
+use crate::cc::{AckEvent, AnyCc, CcContext, CongestionEvent, CongestionKind, RoundEvent};
+use crate::ids::{EndpointId, FlowId, NodeId};
+use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
+use crate::scenario::RecoverySpec;
+use crate::units::{Bytes, Dur, SimTime};
+
+/// Sender counters for the flow summary.
+#[derive(Clone, Debug, Default)]
+pub struct SenderStats {
+    /// Data segments sent, retransmissions included.
+    pub data_sent: u64,
+    /// Retransmitted segments.
+    pub retransmissions: u64,
+    /// Fast-recovery episodes.
+    pub fast_recoveries: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// Connections opened.
+    pub connections: u64,
+    /// When the first connection opened.
+    pub first_open: Option<SimTime>,
+}
+
+/// Fast-recovery state (RFC 5681 §3.2, RFC 6582, RFC 6675).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// No recovery in progress.
+    Open,
+    /// In fast recovery until `recover` (one past the highest segment sent at entry) is
+    /// acknowledged; `partial_seen` for NewReno's "reset the timer on the first partial
+    /// ACK only" (RFC 6582 §3.2 step 5, the Impatient variant).
+    Recovery { recover: u64, partial_seen: bool },
+}
+
+/// TCP sender state.
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    flow: FlowId,
+    dst: NodeId,
+    peer: EndpointId,
+    cfg: TcpConfig,
+    cc: AnyCc,
+    rtt: RttEstimator,
+    app: SenderApp,
+    /// Connection number, stamped on every segment.
+    conn: u32,
+    /// Whether the current connection may send.
+    open: bool,
+    /// First unacknowledged segment (snd.una).
+    una: u64,
+    /// Next segment to send (snd.nxt); below `sb.end()` only after a go-back-N timeout.
+    nxt: u64,
+    sb: Scoreboard,
+    dupacks: u32,
+    phase: Phase,
+    /// NewReno's `recover` guard: no new recovery until this is acknowledged (RFC 6582 §3.2
+    /// step 2, "careful" variant), also set after a timeout (§4).
+    recover_guard: u64,
+    /// Fast-recovery window inflation in bytes (Reno/NewReno only).
+    inflation: i64,
+    rto_deadline: Option<SimTime>,
+    /// Earliest time the next segment may leave when the controller paces.
+    pace_next: SimTime,
+    pace_timer: Option<SimTime>,
+    round_end: u64,
+    round_start: SimTime,
+    round_min_rtt: Option<Dur>,
+    round_delivered: u64,
+    delivered: u64,
+    /// Counters.
+    pub stats: SenderStats,
+}
+
+impl TcpSender {
+    /// A sender for `flow` towards the receiver endpoint `peer` at node `dst`.
+    pub fn new(
+        flow: FlowId,
+        dst: NodeId,
+        peer: EndpointId,
+        cfg: TcpConfig,
+        app: SenderApp,
+    ) -> TcpSender {
+        let cc = Self::fresh_cc(&cfg);
+        TcpSender {
+            flow,
+            dst,
+            peer,
+            rtt: RttEstimator::new(cfg.rto),
+            cc,
+            cfg,
+            app,
+            conn: 0,
+            open: false,
+            una: 0,
+            nxt: 0,
+            sb: Scoreboard::new(0),
+            dupacks: 0,
+            phase: Phase::Open,
+            recover_guard: 0,
+            inflation: 0,
+            rto_deadline: None,
+            pace_next: SimTime::ZERO,
+            pace_timer: None,
+            round_end: 0,
+            round_start: SimTime::ZERO,
+            round_min_rtt: None,
+            round_delivered: 0,
+            delivered: 0,
+            stats: SenderStats::default(),
+        }
+    }
+
+    fn fresh_cc(cfg: &TcpConfig) -> AnyCc {
+        AnyCc::build(
+            &cfg.cc,
+            CcContext {
+                mss: Bytes(cfg.mss as u64),
+                init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
+            },
+        )
+    }
+
+    fn mss(&self) -> u64 {
+        self.cfg.mss as u64
+    }
+
+    fn sack_mode(&self) -> bool {
+        matches!(self.cfg.recovery, RecoverySpec::Sack | RecoverySpec::Sack1)
+    }
+
+    /// The congestion controller.
+    pub fn cc(&self) -> &AnyCc {
+        &self.cc
+    }
+    /// The RTT estimator.
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+    /// The window the sender currently uses, in bytes (cwnd plus recovery inflation).
+    pub fn effective_cwnd(&self) -> u64 {
+        let c = self.cc.inner().cwnd().0 as i64 + self.inflation;
+        c.max(self.mss() as i64) as u64
+    }
+    /// Whether fast recovery is in progress.
+    pub fn in_recovery(&self) -> bool {
+        self.phase != Phase::Open
+    }
+    /// First unacknowledged segment.
+    pub fn snd_una(&self) -> u64 {
+        self.una
+    }
+
+    /// The earliest time this sender needs to be woken.
+    pub fn next_wakeup(&self) -> SimTime {
+        let mut t = self.app.next_event().unwrap_or(SimTime::NEVER);
+        if let Some(d) = self.rto_deadline {
+            t = t.min(d);
+        }
+        if let Some(d) = self.pace_timer {
+            t = t.min(d);
+        }
+        if self.open {
+            if let Some(d) = self.cc.inner().next_timeout() {
+                t = t.min(d);
+            }
+        }
+        t
+    }
+
+    /// Handle whatever is due at `now`.
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if let Some(ev) = self.app.poll(now) {
+            match ev {
+                AppEvent::Open => self.open_connection(now),
+                AppEvent::Close => self.close_connection(),
+            }
+        }
+        if self.rto_deadline.is_some_and(|d| d <= now) {
+            self.on_rto(now);
+        }
+        if self.open && self.cc.inner().next_timeout().is_some_and(|d| d <= now) {
+            self.cc.inner_mut().on_timeout(now);
+        }
+        if self.pace_timer.is_some_and(|d| d <= now) {
+            self.pace_timer = None;
+        }
+        self.try_send(now, out);
+    }
+
+    fn open_connection(&mut self, now: SimTime) {
+        self.conn += 1;
+        self.stats.connections += 1;
+        self.stats.first_open.get_or_insert(now);
+        self.open = true;
+        self.cc = Self::fresh_cc(&self.cfg);
+        self.rtt.restart();
+        self.una = 0;
+        self.nxt = 0;
+        self.sb = Scoreboard::new(0);
+        self.dupacks = 0;
+        self.phase = Phase::Open;
+        self.recover_guard = 0;
+        self.inflation = 0;
+        self.rto_deadline = None;
+        self.pace_next = now;
+        self.pace_timer = None;
+        self.round_end = 0;
+        self.round_start = now;
+        self.round_min_rtt = None;
+        self.round_delivered = self.delivered;
+    }
+
+    /// The application stops the connection: nothing more is sent (an on/off source's ON
+    /// period ended); segments in flight still arrive and are counted.
+    fn close_connection(&mut self) {
+        self.open = false;
+        self.rto_deadline = None;
+        self.pace_timer = None;
+    }
+
+    /// Payload bytes of segment `seq`.
+    fn payload(&self, seq: u64) -> u64 {
+        match self.app.total_bytes() {
+            Some(total) => {
+                let start = seq * self.mss();
+                total.saturating_sub(start).min(self.mss())
+            }
+            None => self.mss(),
+        }
+    }
+
+    /// Whether the application has segment `seq` to send.
+    fn app_has(&self, seq: u64) -> bool {
+        match self.app.total_bytes() {
+            Some(total) => seq * self.mss() < total,
+            None => true,
+        }
+    }
+
+    fn send_segment(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>) {
+        let retx = seq < self.sb.end();
+        let mut p = Packet::new(
+            PacketKind::Data,
+            self.flow,
+            self.dst,
+            self.peer,
+            (self.payload(seq) + self.cfg.header as u64) as u32,
+        );
+        p.seq = seq;
+        p.ts = now;
+        p.conn = self.conn;
+        if retx {
+            p.flags |= FLAG_RETX;
+            self.stats.retransmissions += 1;
+        } else {
+            self.sb.push_sent();
+        }
+        self.stats.data_sent += 1;
+        // RFC 6298 §5.1: start the timer when sending if it is not running.
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(self.rtt.deadline(now));
+        }
+        if let Some(rate) = self.cc.inner().pacing_rate() {
+            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(p.size as u64));
+        }
+        out.push(p);
+    }
+
+    /// Whether pacing holds the next segment back (and arm the pacing timer if so).
+    fn paced_out(&mut self, now: SimTime) -> bool {
+        if self.cc.inner().pacing_rate().is_some() && self.pace_next > now {
+            self.pace_timer = Some(self.pace_next);
+            return true;
+        }
+        false
+    }
+
+    fn window_segments(&self) -> u64 {
+        let w = (self.effective_cwnd() / self.mss()).max(1);
+        match self.cfg.max_window {
+            Some(m) => w.min(m as u64),
+            None => w,
+        }
+    }
+
+    /// Send whatever the window, the recovery algorithm and the application allow.
+    fn try_send(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if !self.open {
+            return;
+        }
+        let win = self.window_segments();
+        if self.sack_mode() {
+            // RFC 6675 §5 step (C): while cwnd − pipe ≥ 1 SMSS, send NextSeg().
+            while self.sb.pipe() < win {
+                if self.paced_out(now) {
+                    break;
+                }
+                if let Some(seq) = self.sb.next_lost() {
+                    self.send_segment(now, seq, out);
+                    self.sb.on_retransmit(seq);
+                } else if self.app_has(self.sb.end())
+                    && self.sb.end() < self.una + self.max_window_segs()
+                {
+                    let seq = self.sb.end();
+                    self.send_segment(now, seq, out);
+                    self.nxt = self.sb.end();
+                } else {
+                    break;
+                }
+            }
+        } else {
+            while self.nxt < self.una + win && self.app_has(self.nxt) {
+                if self.paced_out(now) {
+                    break;
+                }
+                let seq = self.nxt;
+                self.send_segment(now, seq, out);
+                self.nxt += 1;
+            }
+        }
+    }
+
+    fn max_window_segs(&self) -> u64 {
+        self.cfg.max_window.map_or(u64::MAX / 2, |m| m as u64)
+    }
+
+    /// Process an ACK.
+    pub fn on_ack(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.conn != self.conn || !self.open {
+            return; // an ACK for a connection that is over
+        }
+        let ack = pkt.seq.min(self.sb.end());
+        // Karn's rule: no sample from an ACK echoing a retransmitted segment.
+        let rtt = if pkt.flags & FLAG_ECHO_RETX == 0 {
+            let r = now.since(pkt.ts);
+            self.rtt.sample(r);
+            self.rtt.reset_backoff();
+            self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
+            Some(r)
+        } else {
+            None
+        };
+        let mut newly_sacked = 0;
+        if self.sack_mode() {
+            for b in &pkt.sack[..pkt.nsack as usize] {
+                newly_sacked += self.sb.sack(b.start, b.end);
+            }
+        }
+        let mss = self.mss();
+        let mut acked_bytes = 0;
+        if ack > self.una {
+            acked_bytes = (self.una..ack).map(|s| self.payload(s)).sum::<u64>();
+            let fresh = self.sb.ack_to(ack);
+            self.delivered += fresh * mss;
+            self.una = ack;
+            self.nxt = self.nxt.max(ack);
+            self.dupacks = 0;
+            self.on_new_ack(now, acked_bytes, out);
+        } else if ack == self.una && self.una < self.sb.end() {
+            self.dupacks += 1;
+            self.on_dupack(now, out);
+        }
+        self.delivered += newly_sacked * mss;
+        if self.sack_mode() {
+            let threshold = match self.cfg.recovery {
+                RecoverySpec::Sack1 => 1,
+                _ => self.cfg.dupthresh as u64,
+            };
+            self.sb.mark_lost(threshold);
+            // RFC 6675 §5: enter recovery when IsLost(HighACK + 1), not only on DupThresh.
+            if self.phase == Phase::Open
+                && self.cfg.recovery == RecoverySpec::Sack
+                && self.sb.is_lost(self.una)
+                && self.una >= self.recover_guard
+            {
+                self.enter_recovery(now, out);
+            }
+        }
+        let ev = AckEvent {
+            now,
+            acked: Bytes(acked_bytes),
+            sacked: Bytes(newly_sacked * mss),
+            rtt,
+            srtt: self.rtt.srtt(),
+            min_rtt: self.rtt.min_rtt(),
+            in_flight: Bytes(self.in_flight_segments() * mss),
+            delivered: Bytes(self.delivered),
+            in_recovery: self.in_recovery(),
+            mss: Bytes(mss),
+        };
+        self.cc.inner_mut().on_ack(&ev);
+        if ack >= self.round_end && ack > 0 && acked_bytes > 0 {
+            let ev = RoundEvent {
+                now,
+                min_rtt_in_round: self.round_min_rtt.take(),
+                delivered_in_round: Bytes(self.delivered - self.round_delivered),
+                duration: now.since(self.round_start),
+            };
+            self.cc.inner_mut().on_round(&ev);
+            self.round_end = self.sb.end().max(ack + 1);
+            self.round_start = now;
+            self.round_delivered = self.delivered;
+        }
+        if self.app.total_bytes().is_some() && !self.app_has(self.una) {
+            // Everything acknowledged: the transfer is complete.
+            self.rto_deadline = None;
+            self.open = false;
+            return;
+        }
+        self.try_send(now, out);
+    }
+
+    /// Segments considered in flight: RFC 6675 pipe with SACK, else snd.nxt − snd.una.
+    fn in_flight_segments(&self) -> u64 {
+        if self.sack_mode() {
+            self.sb.pipe()
+        } else {
+            self.nxt - self.una
+        }
+    }
+
+    fn on_new_ack(&mut self, now: SimTime, acked_bytes: u64, out: &mut Vec<Packet>) {
+        let mss = self.mss() as i64;
+        let mut restart_timer = true;
+        if let Phase::Recovery {
+            recover,
+            partial_seen,
+        } = self.phase
+        {
+            let full = self.una >= recover;
+            match self.cfg.recovery {
+                // RFC 5681 §3.2 step 6: the first new ACK ends Reno's recovery.
+                RecoverySpec::Reno => self.exit_recovery(now),
+                _ if full => self.exit_recovery(now),
+                RecoverySpec::NewReno => {
+                    // RFC 6582 §3.2 step 5: partial ACK. Retransmit the first unacknowledged
+                    // segment, deflate by the amount acknowledged, add back one SMSS if at
+                    // least one SMSS was acknowledged; reset the timer only the first time.
+                    let una = self.una;
+                    self.send_segment(now, una, out);
+                    self.inflation -= acked_bytes as i64;
+                    if acked_bytes as i64 >= mss {
+                        self.inflation += mss;
+                    }
+                    restart_timer = !partial_seen;
+                    self.phase = Phase::Recovery {
+                        recover,
+                        partial_seen: true,
+                    };
+                }
+                RecoverySpec::Sack | RecoverySpec::Sack1 => {}
+            }
+        }
+        // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, else restart it.
+        if self.una >= self.sb.end() {
+            self.rto_deadline = None;
+        } else if restart_timer {
+            self.rto_deadline = Some(self.rtt.deadline(now));
+        }
+    }
+
+    fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        match self.phase {
+            Phase::Open => {
+                // RFC 6582 §3.2 step 2: enter only if the ACK covers `recover` (the guard
+                // applies to NewReno and SACK; plain Reno has none).
+                let guard_ok =
+                    self.cfg.recovery == RecoverySpec::Reno || self.una >= self.recover_guard;
+                if self.dupacks == self.cfg.dupthresh && guard_ok {
+                    self.enter_recovery(now, out);
+                }
+            }
+            Phase::Recovery { .. } => {
+                // RFC 5681 §3.2 step 4: inflate by one SMSS per further duplicate ACK.
+                if !self.sack_mode() {
+                    self.inflation += self.mss() as i64;
+                }
+            }
+        }
+    }
+
+    fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let mss = self.mss();
+        let flight = (self.sb.end() - self.una) * mss;
+        self.cc.inner_mut().on_congestion(&CongestionEvent {
+            now,
+            kind: CongestionKind::FastRetransmit,
+            flight_size: Bytes(flight),
+            mss: Bytes(mss),
+        });
+        self.stats.fast_recoveries += 1;
+        let recover = self.sb.end();
+        self.phase = Phase::Recovery {
+            recover,
+            partial_seen: false,
+        };
+        self.recover_guard = recover;
+        let una = self.una;
+        if self.sack_mode() {
+            // RFC 6675 §5 step (4.3): retransmit the first segment presumed lost at once.
+            self.sb.mark_one_lost(una);
+            self.sb.on_retransmit(una);
+        } else {
+            // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
+            self.inflation = self.cfg.dupthresh as i64 * mss as i64;
+        }
+        self.send_segment(now, una, out);
+    }
+
+    fn exit_recovery(&mut self, now: SimTime) {
+        // RFC 5681 §3.2 step 6 / RFC 6582 step 4: deflate to ssthresh.
+        self.phase = Phase::Open;
+        self.inflation = 0;
+        self.cc.inner_mut().on_recovery_exit(now);
+    }
+
+    fn on_rto(&mut self, now: SimTime) {
+        let mss = self.mss();
+        self.stats.timeouts += 1;
+        let flight = (self.sb.end() - self.una) * mss;
+        self.cc.inner_mut().on_congestion(&CongestionEvent {
+            now,
+            kind: CongestionKind::Timeout,
+            flight_size: Bytes(flight),
+            mss: Bytes(mss),
+        });
+        self.rtt.back_off();
+        self.phase = Phase::Open;
+        self.inflation = 0;
+        self.dupacks = 0;
+        // RFC 6582 §4: after a timeout, recover = highest segment sent.
+        self.recover_guard = self.sb.end();
+        if self.sack_mode() {
+            self.sb.mark_all_lost();
+        } else {
+            // Go back N: resend from the first unacknowledged segment as the window opens.
+            self.nxt = self.una;
+        }
+        self.rto_deadline = Some(self.rtt.deadline(now));
+        self.pace_next = now;
+    }
+
+    /// Bytes handed to the network that the receiver has acknowledged or SACKed.
+    pub fn delivered(&self) -> Bytes {
+        Bytes(self.delivered)
+    }
+}
