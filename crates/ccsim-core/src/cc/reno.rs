@@ -1,12 +1,25 @@
 //! Reno congestion avoidance (RFC 5681 §3.1): slow start below ssthresh, then about one
 //! segment per RTT; on loss ssthresh = max(FlightSize/2, 2·SMSS).
 //!
-//! Growth is per ACK by bytes acknowledged (RFC 5681: cwnd += min(N, SMSS) in slow start;
-//! cwnd += SMSS·SMSS/cwnd in congestion avoidance, once per ACK that acknowledges new
-//! data). With delayed ACKs this gives the classic +½ SMSS per RTT (ALGORITHMS.md §1.10).
+//! Slow start: cwnd += min(N, SMSS) per ACK of N new bytes (RFC 5681 §3.1 eq. 2).
+//! Congestion avoidance counts bytes by default, the way RFC 5681 §3.1 recommends: about
+//! one SMSS per cwnd of bytes acknowledged (cwnd += SMSS·N/cwnd), so delayed ACKs do not
+//! slow growth. `Counting::PerAck` is the older per-ACK rule (cwnd += SMSS·SMSS/cwnd once
+//! per ACK, eq. 3) used by ns-2, which with delayed ACKs gives +½ SMSS per RTT
+//! (ALGORITHMS.md §1.10); the ns-2-era reproductions select it.
 
 use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use crate::units::Bytes;
+
+/// How congestion avoidance counts acknowledgements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Counting {
+    /// By bytes acknowledged (RFC 5681 §3.1, recommended).
+    #[default]
+    Bytes,
+    /// Once per ACK of new data (ns-2 `Agent/TCP`).
+    PerAck,
+}
 
 /// Reno state. The window is kept in fractional bytes so congestion-avoidance increments
 /// smaller than a byte are not lost.
@@ -15,15 +28,17 @@ pub struct Reno {
     mss: f64,
     cwnd: f64,
     ssthresh: f64,
+    counting: Counting,
 }
 
 impl Reno {
     /// Start with `init_cwnd` bytes and an unbounded ssthresh (RFC 5681 §3.1).
-    pub fn new(mss: Bytes, init_cwnd: Bytes) -> Reno {
+    pub fn new(mss: Bytes, init_cwnd: Bytes, counting: Counting) -> Reno {
         Reno {
             mss: mss.0 as f64,
             cwnd: init_cwnd.0 as f64,
             ssthresh: f64::MAX,
+            counting,
         }
     }
 }
@@ -46,8 +61,12 @@ impl CongestionControl for Reno {
             // RFC 5681 §3.1 eq. (2): cwnd += min(N, SMSS).
             self.cwnd += (ev.acked.0 as f64).min(self.mss);
         } else {
-            // RFC 5681 §3.1 eq. (3).
-            self.cwnd += self.mss * self.mss / self.cwnd;
+            let counted = match self.counting {
+                Counting::Bytes => ev.acked.0 as f64,
+                // RFC 5681 §3.1 eq. (3).
+                Counting::PerAck => self.mss,
+            };
+            self.cwnd += self.mss * counted / self.cwnd;
         }
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
@@ -95,7 +114,7 @@ mod tests {
 
     #[test]
     fn slow_start_grows_by_at_most_one_mss_per_ack() {
-        let mut r = Reno::new(Bytes(MSS), Bytes(2 * MSS));
+        let mut r = Reno::new(Bytes(MSS), Bytes(2 * MSS), Counting::Bytes);
         r.on_ack(&ack(2 * MSS));
         assert_eq!(r.cwnd(), Bytes(3 * MSS));
         r.on_ack(&ack(500));
@@ -103,8 +122,30 @@ mod tests {
     }
 
     #[test]
+    fn byte_counting_is_not_slowed_by_delayed_acks() {
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS), Counting::Bytes);
+        r.on_congestion(&loss(CongestionKind::FastRetransmit, 20 * MSS));
+        for _ in 0..5 {
+            r.on_ack(&ack(2 * MSS));
+        }
+        let w = r.cwnd().0 as f64 / MSS as f64;
+        assert!(w > 10.95 && w < 11.0, "{w}");
+    }
+
+    #[test]
+    fn per_ack_counting_grows_half_as_fast_with_delayed_acks() {
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS), Counting::PerAck);
+        r.on_congestion(&loss(CongestionKind::FastRetransmit, 20 * MSS));
+        for _ in 0..5 {
+            r.on_ack(&ack(2 * MSS));
+        }
+        let w = r.cwnd().0 as f64 / MSS as f64;
+        assert!(w > 10.45 && w < 10.5, "{w}");
+    }
+
+    #[test]
     fn congestion_avoidance_adds_one_mss_per_window_of_acks() {
-        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS));
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS), Counting::PerAck);
         r.on_congestion(&loss(CongestionKind::FastRetransmit, 20 * MSS));
         assert_eq!(r.cwnd(), Bytes(10 * MSS));
         for _ in 0..10 {
@@ -116,7 +157,7 @@ mod tests {
 
     #[test]
     fn loss_halves_flight_with_a_floor_of_two_segments() {
-        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS));
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS), Counting::Bytes);
         r.on_congestion(&loss(CongestionKind::FastRetransmit, 3 * MSS));
         assert_eq!(r.ssthresh(), Bytes(2 * MSS));
         assert_eq!(r.cwnd(), Bytes(2 * MSS));
@@ -124,7 +165,7 @@ mod tests {
 
     #[test]
     fn timeout_sets_the_loss_window() {
-        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS));
+        let mut r = Reno::new(Bytes(MSS), Bytes(10 * MSS), Counting::Bytes);
         r.on_congestion(&loss(CongestionKind::Timeout, 16 * MSS));
         assert_eq!(r.ssthresh(), Bytes(8 * MSS));
         assert_eq!(r.cwnd(), Bytes(MSS));
@@ -132,7 +173,7 @@ mod tests {
 
     #[test]
     fn no_growth_during_recovery_or_on_duplicate_acks() {
-        let mut r = Reno::new(Bytes(MSS), Bytes(4 * MSS));
+        let mut r = Reno::new(Bytes(MSS), Bytes(4 * MSS), Counting::Bytes);
         r.on_ack(&ack(0));
         r.on_ack(&AckEvent {
             in_recovery: true,

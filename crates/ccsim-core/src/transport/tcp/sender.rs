@@ -42,6 +42,10 @@ enum Phase {
     /// acknowledged; `partial_seen` for NewReno's "reset the timer on the first partial
     /// ACK only" (RFC 6582 §3.2 step 5, the Impatient variant).
     Recovery { recover: u64, partial_seen: bool },
+    /// After a retransmission timeout, until everything outstanding at the timeout is
+    /// acknowledged: slow start, and with SACK the lost segments go first and `pipe`
+    /// governs (RFC 6675 §5.1). Not fast recovery: the controller keeps growing.
+    AfterTimeout { recover: u64 },
 }
 
 /// TCP sender state.
@@ -155,7 +159,7 @@ impl TcpSender {
     }
     /// Whether fast recovery is in progress.
     pub fn in_recovery(&self) -> bool {
-        self.phase != Phase::Open
+        matches!(self.phase, Phase::Recovery { .. })
     }
     /// First unacknowledged segment.
     pub fn snd_una(&self) -> u64 {
@@ -302,8 +306,18 @@ impl TcpSender {
         }
         let win = self.window_segments();
         if self.sack_mode() {
-            // RFC 6675 §5 step (C): while cwnd − pipe ≥ 1 SMSS, send NextSeg().
-            while self.sb.pipe() < win {
+            // RFC 6675 §5 step (C): during loss recovery, while cwnd − pipe ≥ 1 SMSS, send
+            // NextSeg(). Outside recovery the window limits FlightSize (RFC 5681), so
+            // SACKed segments do not release new data before recovery starts.
+            loop {
+                let in_flight = if self.phase == Phase::Open {
+                    self.sb.outstanding()
+                } else {
+                    self.sb.pipe()
+                };
+                if in_flight >= win {
+                    break;
+                }
                 if self.paced_out(now) {
                     break;
                 }
@@ -473,6 +487,7 @@ impl TcpSender {
 
     fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         match self.phase {
+            Phase::AfterTimeout { .. } => {}
             Phase::Open => {
                 // RFC 6582 §3.2 step 2: enter only if the ACK covers `recover` (the guard
                 // applies to NewReno and SACK; plain Reno has none).
@@ -537,7 +552,9 @@ impl TcpSender {
             mss: Bytes(mss),
         });
         self.rtt.back_off();
-        self.phase = Phase::Open;
+        self.phase = Phase::AfterTimeout {
+            recover: self.sb.end(),
+        };
         self.inflation = 0;
         self.dupacks = 0;
         // RFC 6582 §4: after a timeout, recover = highest segment sent.

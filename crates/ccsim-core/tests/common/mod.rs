@@ -1,0 +1,186 @@
+//! Scenario construction for integration tests, without going through the parser.
+#![allow(dead_code)]
+
+use ccsim_core::scenario::*;
+use ccsim_core::units::{Bytes, Dur, Rate, SimTime};
+
+pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
+    TcpSpec {
+        cc: CcSpec::Reno,
+        recovery,
+        mss: 1460,
+        header: 40,
+        max_window: None,
+        init_cwnd: 3,
+        dupthresh: 3,
+        delayed_ack: Some(Dur::from_millis(100)),
+        rto: RtoSpec {
+            min: Dur::from_millis(200),
+            max: Dur::from_secs(60),
+            initial: Dur::from_secs(1),
+            granularity: Dur::from_millis(1),
+        },
+        app: TcpApp::Bulk {
+            size: None,
+            start: at(0.0),
+        },
+    }
+}
+
+pub fn at(s: f64) -> StartSpec {
+    let t = SimTime(Dur::from_secs_f64(s).0);
+    StartSpec { lo: t, hi: t }
+}
+
+pub fn between(s: f64, e: f64) -> StartSpec {
+    StartSpec {
+        lo: SimTime(Dur::from_secs_f64(s).0),
+        hi: SimTime(Dur::from_secs_f64(e).0),
+    }
+}
+
+pub struct Net {
+    pub sc: Scenario,
+}
+
+impl Net {
+    pub fn new(duration_s: f64, seed: u64) -> Net {
+        Net {
+            sc: Scenario {
+                duration: Dur::from_secs_f64(duration_s),
+                seed,
+                routing: RoutingMetric::Delay,
+                link_model: LinkModel::Fast,
+                trace: TraceSpec {
+                    interval: Dur::from_millis(100),
+                    flows: vec![],
+                    links: vec![],
+                },
+                nodes: vec![],
+                links: vec![],
+                flows: vec![],
+            },
+        }
+    }
+
+    pub fn node(&mut self, name: &str) -> usize {
+        if let Some(i) = self.sc.node(name) {
+            return i;
+        }
+        self.sc.nodes.push(name.into());
+        self.sc.nodes.len() - 1
+    }
+
+    /// A duplex link; `queue` packets of DropTail in both directions.
+    pub fn duplex(
+        &mut self,
+        a: &str,
+        b: &str,
+        mbps: f64,
+        delay_ms: f64,
+        queue: u64,
+    ) -> (usize, usize) {
+        let q = QueueSpec::DropTail {
+            limit: QueueLimit::Packets(queue),
+        };
+        let x = self.link(a, b, mbps, delay_ms, q.clone(), LossSpec::None);
+        let y = self.link(b, a, mbps, delay_ms, q, LossSpec::None);
+        (x, y)
+    }
+
+    pub fn link(
+        &mut self,
+        a: &str,
+        b: &str,
+        mbps: f64,
+        delay_ms: f64,
+        queue: QueueSpec,
+        loss: LossSpec,
+    ) -> usize {
+        let (from, to) = (self.node(a), self.node(b));
+        self.sc.links.push(LinkSpec {
+            name: format!("{a}->{b}"),
+            alias: None,
+            from,
+            to,
+            rate: Rate((mbps * 1e6) as u64),
+            delay: Dur::from_secs_f64(delay_ms / 1000.0),
+            queue,
+            loss,
+        });
+        self.sc.links.len() - 1
+    }
+
+    pub fn flow(&mut self, name: &str, from: &str, to: &str, t: TcpSpec) -> usize {
+        let (from, to) = (self.node(from), self.node(to));
+        self.sc.flows.push(FlowSpec {
+            name: name.into(),
+            from,
+            to,
+            transport: TransportSpec::Tcp(t),
+        });
+        self.sc.flows.len() - 1
+    }
+
+    pub fn udp(
+        &mut self,
+        name: &str,
+        from: &str,
+        to: &str,
+        mbps: f64,
+        size: u64,
+        jitter: f64,
+    ) -> usize {
+        let (from, to) = (self.node(from), self.node(to));
+        self.sc.flows.push(FlowSpec {
+            name: name.into(),
+            from,
+            to,
+            transport: TransportSpec::Udp(CbrSpec {
+                packet_size: Bytes(size),
+                rate: Rate((mbps * 1e6) as u64),
+                jitter,
+                start: at(0.0),
+                stop: None,
+            }),
+        });
+        self.sc.flows.len() - 1
+    }
+
+    pub fn trace_all(mut self) -> Scenario {
+        self.sc.trace.flows = (0..self.sc.flows.len()).collect();
+        self.sc.trace.links = (0..self.sc.links.len()).collect();
+        self.sc
+    }
+}
+
+/// The benchmark dumbbell: n flows, each on its own pair of hosts.
+pub fn dumbbell(
+    n: usize,
+    access_mbps: f64,
+    bottleneck_mbps: f64,
+    queue: u64,
+    secs: f64,
+    recovery: RecoverySpec,
+    start_spread: f64,
+) -> Scenario {
+    let mut net = Net::new(secs, 1);
+    net.duplex("r1", "r2", bottleneck_mbps, 10.0, queue);
+    for i in 0..n {
+        net.duplex(&format!("s{i}"), "r1", access_mbps, 5.0, queue);
+        net.duplex("r2", &format!("d{i}"), access_mbps, 5.0, queue);
+        let mut t = tcp(recovery);
+        t.app = TcpApp::Bulk {
+            size: None,
+            start: between(0.0, start_spread),
+        };
+        net.flow(&format!("f{i}"), &format!("s{i}"), &format!("d{i}"), t);
+    }
+    net.trace_all()
+}
+
+pub fn jain(xs: &[f64]) -> f64 {
+    let s: f64 = xs.iter().sum();
+    let s2: f64 = xs.iter().map(|x| x * x).sum();
+    s * s / (xs.len() as f64 * s2)
+}
