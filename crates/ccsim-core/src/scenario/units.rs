@@ -187,6 +187,7 @@ fn article(what: &str) -> &'static str {
 fn parse_in(input: &str, fam: &Family) -> Result<u64, String> {
     let what = fam.what;
     let help = format!("e.g. \"{}\" (units: {})", fam.example, fam.listed);
+    let help_tail = format!("\"{}\" (units: {})", fam.example, fam.listed);
     let s = input.trim();
     if s.is_empty() {
         return Err(format!(
@@ -233,9 +234,10 @@ fn parse_in(input: &str, fam: &Family) -> Result<u64, String> {
         Some((f, m)) if std::ptr::eq(f, fam) => m,
         Some((other, _)) => {
             return Err(format!(
-                "\"{input}\" is {} {}, not {} {what}: {help}",
+                "\"{input}\" is {} {}, not {} {what}; expected {} {what} such as {help_tail}",
                 article(other.what),
                 other.what,
+                article(what),
                 article(what)
             ))
         }
