@@ -875,3 +875,14 @@ fn example_scenarios_parse() {
     }
     assert!(n >= 3, "only {n} scenario files found in {}", dir.display());
 }
+
+#[test]
+fn reference_example_parses() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/scenario.md");
+    let text = std::fs::read_to_string(&path).expect("docs/scenario.md");
+    let start = text.find("```toml\n").expect("a toml block") + "```toml\n".len();
+    let len = text[start..].find("```").expect("end of the toml block");
+    let s = parse(&text[start..start + len]);
+    assert_eq!(s.flows.len(), 1);
+    assert_eq!(s.trace.links, [0, 1]);
+}
