@@ -2,7 +2,7 @@
 //! reachability.
 
 use super::reader::*;
-use super::{as_kind_table, Net};
+use super::Net;
 use crate::scenario::model::*;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 use serde_json::{Map, Value};
@@ -93,7 +93,7 @@ fn reachable(adj: &[Vec<usize>], from: usize, to: usize) -> bool {
 /// A node named in a flow: it must exist in the links.
 fn known_node(cx: &mut Cx, path: &str, v: &Value, net: &Net) -> Option<usize> {
     let s = string(cx, path, v, "a node name")?;
-    match net.nodes.iter().position(|n| n == s) {
+    match net.node(s) {
         Some(i) => Some(i),
         None if net.nodes.is_empty() => {
             cx.err(

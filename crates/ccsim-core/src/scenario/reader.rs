@@ -414,3 +414,15 @@ pub(crate) fn required<'a>(
     }
     v
 }
+
+/// A string `kind` standing for `{ kind = "..." }`.
+pub(crate) fn as_kind_table(v: &Value) -> Option<Map<String, Value>> {
+    match v {
+        Value::String(s) => {
+            let mut m = Map::new();
+            m.insert("kind".into(), Value::String(s.clone()));
+            Some(m)
+        }
+        _ => None,
+    }
+}
