@@ -66,16 +66,14 @@ def format_summary(summary: dict[str, Any], wall_s: float | None = None) -> str:
             f"{f['bytes_delivered']:,}",
             str(f["retransmissions"]),
             str(f["timeouts"]),
-            _num(f["rtt_min_s"], ".1f", 1e3),
-            _num(f["rtt_mean_s"], ".1f", 1e3),
-            _num(f["rtt_max_s"], ".1f", 1e3),
+            "/".join(_num(f[k], ".1f", 1e3) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s")),
             _num(f.get("completion_time_s"), ".3f"),
         ])
     out.append(f"Flows ({len(flows)})")
     out.append(_table(
-        ["flow", "transport", "goodput Mb/s", "bytes", "retx", "RTOs", "RTT min ms", "mean", "max", "done s"],
+        ["flow", "transport", "goodput Mb/s", "bytes", "retx", "RTOs", "RTT min/mean/max ms", "done s"],
         rows,
-        [False, False] + [True] * 8,
+        [False, False] + [True] * 6,
     ))
     links = summary.get("links", [])
     rows = [

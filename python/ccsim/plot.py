@@ -18,7 +18,7 @@ def _per_key_plot(ax, frame, key: str, value: str, scale: float) -> int:
     """One line per category of ``frame[key]``; returns the number of lines drawn."""
     n = 0
     for name, part in frame.groupby(key, observed=True, sort=False):
-        ax.plot(part["time_s"].to_numpy(), part[value].to_numpy() / scale, label=str(name), linewidth=0.8)
+        ax.plot(part["time_s"].to_numpy(), part[value].to_numpy() / scale, label=str(name), linewidth=0.8, drawstyle="steps-post")
         n += 1
     return n
 
@@ -28,6 +28,7 @@ def _finish(ax, n_lines: int, empty_text: str) -> None:
         ax.text(0.5, 0.5, empty_text, ha="center", va="center", transform=ax.transAxes)
     elif n_lines <= MAX_LEGEND:
         ax.legend(fontsize="small", ncol=2 if n_lines > 8 else 1, loc="upper right")
+    ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
 
 

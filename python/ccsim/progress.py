@@ -55,7 +55,7 @@ class ProgressLine:
         self.start = clock()
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.drawn = False  # something is on the line that close() must finish
-        self.last_decile = -1
+        self.last_decile = 0  # off a terminal: a line at 10%, 20%, …, 100%
 
     def should_show(self, wall_s: float) -> bool:
         if self.mode is True:
