@@ -27,8 +27,11 @@ create_exception!(
 /// `ccsim_core::ScenarioError` → `ScenarioError` with `problems` and `source` attributes.
 pub fn scenario_error(py: Python<'_>, e: ccsim_core::ScenarioError) -> PyErr {
     let err = ScenarioError::new_err(e.to_string().trim_end().to_owned());
-    let problems: Vec<(String, String)> =
-        e.problems.into_iter().map(|p| (p.path, p.message)).collect();
+    let problems: Vec<(String, String)> = e
+        .problems
+        .into_iter()
+        .map(|p| (p.path, p.message))
+        .collect();
     let value = err.value(py);
     let attrs = PyList::new(py, problems)
         .and_then(|list| value.setattr("problems", list))
@@ -48,5 +51,7 @@ pub fn panic_error(payload: Box<dyn std::any::Any + Send>) -> PyErr {
     } else {
         "unknown panic".to_owned()
     };
-    SimError::new_err(format!("internal error in the simulator core (a bug): {msg}"))
+    SimError::new_err(format!(
+        "internal error in the simulator core (a bug): {msg}"
+    ))
 }

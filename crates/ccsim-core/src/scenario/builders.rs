@@ -36,9 +36,9 @@ pub fn dumbbell_from_json(params_json: &str) -> Result<Value, String> {
         .as_u64()
         .filter(|n| *n >= 1)
         .ok_or_else(|| format!("n_flows must be a positive integer, got {n_flows}"))?;
-    let queue = queue_packets
-        .as_u64()
-        .ok_or_else(|| format!("queue_packets must be a non-negative integer, got {queue_packets}"))?;
+    let queue = queue_packets.as_u64().ok_or_else(|| {
+        format!("queue_packets must be a non-negative integer, got {queue_packets}")
+    })?;
     let start = if start_spread == json!("0s") {
         json!("0s")
     } else {
@@ -48,14 +48,18 @@ pub fn dumbbell_from_json(params_json: &str) -> Result<Value, String> {
     let mut links = Vec::new();
     let mut flows = Vec::new();
     for i in 1..=n {
-        links.push(json!({"between": [format!("s{i}"), "r1"], "rate": access_rate, "delay": access_delay}));
+        links.push(
+            json!({"between": [format!("s{i}"), "r1"], "rate": access_rate, "delay": access_delay}),
+        );
     }
     links.push(json!({
         "between": ["r1", "r2"], "rate": bottleneck_rate, "delay": bottleneck_delay,
         "queue": {"kind": "droptail", "limit": format!("{queue}p")},
     }));
     for i in 1..=n {
-        links.push(json!({"between": ["r2", format!("d{i}")], "rate": access_rate, "delay": access_delay}));
+        links.push(
+            json!({"between": ["r2", format!("d{i}")], "rate": access_rate, "delay": access_delay}),
+        );
         flows.push(json!({
             "name": format!("f{i}"), "from": format!("s{i}"), "to": format!("d{i}"),
             "transport": "tcp", "cc": cc, "recovery": recovery, "mss": mss,
