@@ -1,0 +1,18 @@
+"""ccsim: a packet-level network simulator for congestion-control research.
+
+    >>> import ccsim
+    >>> result = ccsim.run(ccsim.dumbbell(n_flows=4, duration="10s"))   # doctest: +SKIP
+    >>> result.flows[["name", "goodput_bps"]]                           # doctest: +SKIP
+
+See docs/python.md.
+"""
+
+from ccsim import _core
+from ccsim.api import run
+from ccsim.exceptions import ScenarioError, SimError
+from ccsim.results import Result
+from ccsim.scenario import Scenario, dumbbell, load
+
+__version__: str = _core.version()
+
+__all__ = ["load", "run", "dumbbell", "Scenario", "Result", "ScenarioError", "SimError", "__version__"]

@@ -1,0 +1,255 @@
+"""The ``ccsim`` command: ``run``, ``validate``, ``bench``.
+
+Exit codes: 0 success; 2 bad input (missing file, invalid scenario, bad arguments);
+1 any other failure; 130 interrupted. Bad input never prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ccsim.exceptions import ScenarioError, SimError
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+DEFAULT_PLOT_DIR = "ccsim-out"
+
+
+class _BadInput(Exception):
+    """A problem with what the user asked for (exit code 2)."""
+
+
+# ---------------------------------------------------------------------------- formatting
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]) -> str:
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def fmt(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right)).rstrip()
+
+    return "\n".join([fmt(headers), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows])
+
+
+def _num(x: Any, fmt: str = ".2f", scale: float = 1.0) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return format(x * scale, fmt)
+
+
+def _drops(d: dict[str, int]) -> str:
+    parts = [f"{cause} {n}" for cause, n in d.items() if n]
+    return ", ".join(parts) if parts else "0"
+
+
+def format_summary(summary: dict[str, Any], wall_s: float | None = None) -> str:
+    """The human-readable report ``ccsim run`` prints."""
+    out = []
+    flows = summary.get("flows", [])
+    rows = []
+    for f in flows:
+        kind = f["transport"] + (f"/{f['cc']}" if f.get("cc") else "")
+        if f.get("recovery"):
+            kind += f"/{f['recovery']}"
+        rows.append([
+            f["name"],
+            kind,
+            _num(f["goodput_bps"], ".2f", 1e-6),
+            f"{f['bytes_delivered']:,}",
+            str(f["retransmissions"]),
+            str(f["timeouts"]),
+            "/".join(_num(f[k], ".1f", 1e3) for k in ("rtt_min_s", "rtt_mean_s", "rtt_max_s")),
+            _num(f.get("completion_time_s"), ".3f"),
+        ])
+    out.append(f"Flows ({len(flows)})")
+    out.append(_table(
+        ["flow", "transport", "goodput Mb/s", "bytes", "retx", "RTOs", "RTT min/mean/max ms", "done s"],
+        rows,
+        [False, False] + [True] * 6,
+    ))
+    links = summary.get("links", [])
+    rows = [
+        [lk["name"], f"{lk['packets_out']:,}", _num(lk["utilisation"], ".1f", 100.0), _drops(lk.get("drops", {}))]
+        for lk in links
+    ]
+    out.append("")
+    out.append(f"Links ({len(links)})")
+    out.append(_table(["link", "packets out", "util %", "drops"], rows, [False, True, True, False]))
+    c = summary.get("conservation", {})
+    dropped = c.get("dropped", {})
+    n_dropped = sum(dropped.values())
+    ok = c.get("created", 0) == c.get("delivered", 0) + n_dropped + c.get("in_flight", 0)
+    out.append("")
+    out.append(
+        f"Packets: created {c.get('created', 0):,} = delivered {c.get('delivered', 0):,}"
+        f" + dropped {n_dropped:,} ({_drops(dropped)}) + in flight {c.get('in_flight', 0):,}"
+        f"  [{'conserved' if ok else 'NOT CONSERVED'}]"
+    )
+    line = f"Simulated {summary.get('end_time_s', 0):g} s, {summary.get('events', 0):,} events"
+    if wall_s is not None:
+        rate = summary.get("events", 0) / wall_s if wall_s > 0 else float("nan")
+        line += f" in {wall_s:.2f} s wall ({_num(rate, ',.0f')} events/s)"
+    out.append(line + f"; seed {summary.get('seed', '?')}, ccsim {summary.get('version', '?')}")
+    return "\n".join(out)
+
+
+def format_bench(rows: list[dict[str, Any]]) -> str:
+    """The table ``ccsim bench`` prints."""
+    table = _table(
+        ["scenario", "runs", "median s", "min s", "max s", "pkts/s", "data pkts/s", "events/s", "peak RSS MB"],
+        [
+            [
+                r["name"],
+                str(r["runs"]),
+                f"{r['median_s']:.3f}",
+                f"{r['min_s']:.3f}",
+                f"{r['max_s']:.3f}",
+                _num(r["delivered_per_s"], ",.0f"),
+                _num(r["data_packets_per_s"], ",.0f"),
+                _num(r["events_per_s"], ",.0f"),
+                f"{r['peak_rss_bytes'] / 2**20:.1f}",
+            ]
+            for r in rows
+        ],
+        [False] + [True] * 8,
+    )
+    notes = (
+        "pkts/s: packets delivered to their destination node (data and ACKs, the conservation count)\n"
+        "per wall second at the median time; data pkts/s: payload delivered / MSS; wall time covers\n"
+        "building, running and collecting; peak RSS is the whole worker process (interpreter and\n"
+        f"libraries: about {max(r['baseline_rss_bytes'] for r in rows) / 2**20:.0f} MB before the run)."
+    )
+    return table + "\n\n" + notes
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from ccsim.api import run
+    from ccsim.scenario import load
+
+    scenario = load(args.file)
+    progress = False if args.quiet else None
+    t0 = time.perf_counter()
+    result = run(scenario, progress=progress)
+    wall = time.perf_counter() - t0
+    if not args.quiet:
+        print(format_summary(result.summary, wall))
+    try:
+        if args.out is not None:
+            written = result.save(args.out)
+            if not args.quiet:
+                print(f"\nWrote {len(written)} files to {args.out}/")
+        if args.plot:
+            from ccsim.plot import plot_result
+
+            pngs = plot_result(result, args.out if args.out is not None else Path(DEFAULT_PLOT_DIR))
+            if not args.quiet:
+                print("Plots: " + ", ".join(str(p) for p in pngs))
+    except OSError as e:
+        raise _BadInput(f"cannot write results: {e}") from None
+    return EXIT_OK
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from ccsim.scenario import load
+
+    scenario = load(args.file)
+    scenario.validate()
+    print(f"OK: {args.file}")
+    return EXIT_OK
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from ccsim.bench import BENCHMARKS, aggregate, run_repeated
+
+    names = [args.only] if args.only else list(BENCHMARKS)
+    rows = []
+    for name in names:
+        print(f"running {name} ({args.repeat}x) ...", file=sys.stderr, flush=True)
+        try:
+            rows.append(aggregate(run_repeated(name, args.repeat)))
+        except RuntimeError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return EXIT_FAILURE
+    print(format_bench(rows))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------- entry point
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ccsim import __version__
+    from ccsim.bench import BENCHMARKS
+
+    p = argparse.ArgumentParser(prog="ccsim", description="Packet-level network simulator for congestion-control research.")
+    p.add_argument("--version", action="version", version=f"ccsim {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    r = sub.add_parser("run", help="run a scenario file and print a summary")
+    r.add_argument("file", metavar="FILE", help="scenario file (TOML)")
+    r.add_argument("--out", metavar="DIR", type=Path, help="write summary.json and Parquet tables into DIR")
+    r.add_argument("--plot", action="store_true", help=f"write cwnd.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
+    r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
+    r.set_defaults(func=_cmd_run)
+
+    v = sub.add_parser("validate", help="check a scenario file and print OK or every problem")
+    v.add_argument("file", metavar="FILE", help="scenario file (TOML)")
+    v.set_defaults(func=_cmd_validate)
+
+    b = sub.add_parser("bench", help="time the built-in benchmark scenarios")
+    b.add_argument("--repeat", "-n", type=_positive_int, default=5, metavar="N", help="runs per scenario (default 5)")
+    b.add_argument("--only", choices=sorted(BENCHMARKS), metavar="NAME", help=f"one scenario: {', '.join(BENCHMARKS)}")
+    b.set_defaults(func=_cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``ccsim`` command with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse: --help/--version (0) or bad arguments (2)
+        return int(e.code) if isinstance(e.code, int) else EXIT_BAD_INPUT
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        return args.func(args)
+    except ScenarioError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except _BadInput as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SimError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_FAILURE
+    except Exception:  # a bug: keep the traceback, it is what a report needs
+        traceback.print_exc()
+        return EXIT_FAILURE
