@@ -76,14 +76,20 @@ fn main() {
             net.flow("f", "s", "d", tcp(rec));
             let mut sim = Simulation::new(net.trace_all()).unwrap();
             let mut t = 0.0;
-            while t < 60.0 {
-                t += 0.5;
+            let step: f64 = args.get(3).map(|x| x.parse().unwrap()).unwrap_or(0.5);
+            let from: f64 = args.get(4).map(|x| x.parse().unwrap()).unwrap_or(0.0);
+            let to: f64 = args.get(5).map(|x| x.parse().unwrap()).unwrap_or(60.0);
+            sim.run_until(ccsim_core::units::SimTime((from * 1e9) as u64));
+            t = from;
+            while t < to {
+                t += step;
                 sim.run_until(ccsim_core::units::SimTime((t * 1e9) as u64));
                 if let ccsim_core::transport::Endpoint::TcpSender(s) =
                     sim.endpoint(ccsim_core::ids::EndpointId(0))
                 {
                     use ccsim_core::cc::CongestionControl;
                     println!("t={t:5.1} cwnd={:7.1} ssth={:7.1} srtt={:.3} rto={:.3} una={} fr={} to={} rec={}", s.effective_cwnd() as f64/1460.0, s.cc().inner().ssthresh().0 as f64/1460.0, s.rtt().srtt().secs(), s.rtt().rto().secs(), s.snd_una(), s.stats.fast_recoveries, s.stats.timeouts, s.in_recovery());
+                    println!("    {}", s.debug_state());
                 }
             }
         }

@@ -192,7 +192,7 @@ pub struct TcpSpec {
 /// RFC 6298 retransmission timer parameters.
 #[derive(Clone, Copy, Debug)]
 pub struct RtoSpec {
-    /// Lower bound. Default 200 ms (ns-2 `minrto_`; RFC 6298 says 1 s).
+    /// Lower bound. Default 1 s (RFC 6298 §2.4; ns-2 used 0.2 s).
     pub min: Dur,
     /// Upper bound, also of backoff. Default 60 s.
     pub max: Dur,

@@ -447,7 +447,7 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
 
 fn default_rto() -> RtoSpec {
     RtoSpec {
-        min: Dur::from_millis(200),
+        min: Dur::from_secs(1),
         max: Dur::from_secs(60),
         initial: Dur::from_secs(1),
         granularity: Dur::from_millis(1),

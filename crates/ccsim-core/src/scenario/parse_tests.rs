@@ -199,7 +199,7 @@ fn full_document_round_trips() {
     assert_eq!((w.mss, w.header, w.max_window), (1460, 40, None));
     assert_eq!((w.init_cwnd, w.dupthresh), (3, 3));
     assert_eq!(w.delayed_ack, Some(Dur::from_millis(100)));
-    assert_eq!(w.rto.min, Dur::from_millis(200));
+    assert_eq!(w.rto.min, Dur::from_secs(1));
     assert_eq!(w.rto.max, Dur::from_secs(60));
     assert_eq!(w.rto.initial, Dur::from_secs(1));
     assert_eq!(w.rto.granularity, Dur::from_millis(1));

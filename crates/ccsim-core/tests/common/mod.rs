@@ -15,7 +15,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         dupthresh: 3,
         delayed_ack: Some(Dur::from_millis(100)),
         rto: RtoSpec {
-            min: Dur::from_millis(200),
+            min: Dur::from_secs(1),
             max: Dur::from_secs(60),
             initial: Dur::from_secs(1),
             granularity: Dur::from_millis(1),

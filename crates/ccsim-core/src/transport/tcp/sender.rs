@@ -448,6 +448,11 @@ impl TcpSender {
     fn on_new_ack(&mut self, now: SimTime, acked_bytes: u64, out: &mut Vec<Packet>) {
         let mss = self.mss() as i64;
         let mut restart_timer = true;
+        if let Phase::AfterTimeout { recover } = self.phase {
+            if self.una >= recover {
+                self.phase = Phase::Open;
+            }
+        }
         if let Phase::Recovery {
             recover,
             partial_seen,
@@ -567,6 +572,21 @@ impl TcpSender {
         }
         self.rto_deadline = Some(self.rtt.deadline(now));
         self.pace_next = now;
+    }
+
+    /// A one-line dump of the sequence state, for debugging.
+    pub fn debug_state(&self) -> String {
+        format!(
+            "una={} nxt={} end={} dupacks={} phase={:?} infl={} rto={:?} guard={}",
+            self.una,
+            self.nxt,
+            self.sb.end(),
+            self.dupacks,
+            self.phase,
+            self.inflation,
+            self.rto_deadline.map(|d| d.secs()),
+            self.recover_guard
+        )
     }
 
     /// Bytes handed to the network that the receiver has acknowledged or SACKed.
