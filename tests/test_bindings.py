@@ -73,7 +73,7 @@ def test_run_until_rejects_bad_times(sim, bad):
 @pytest.mark.needs_core
 def test_run_until_releases_the_gil():
     """A Python thread keeps counting while the core runs."""
-    sc = ccsim.dumbbell(n_flows=16, duration="60s", trace_interval="0s")
+    sc = ccsim.dumbbell(n_flows=16, duration="600s", trace_interval="0s")
     sim = _core.Simulation(sc.to_json(), sc.source)
     count = 0
     stop = threading.Event()
