@@ -1,0 +1,156 @@
+//! Engine invariants on every example scenario and on stress topologies:
+//! packet conservation, determinism, and the fast link model matching the per-hop one.
+
+mod common;
+
+use ccsim_core::results::RunResult;
+use ccsim_core::scenario::*;
+use ccsim_core::units::Dur;
+use ccsim_core::Simulation;
+use common::*;
+
+fn scenarios() -> Vec<(String, Scenario)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut out = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let mut sc = from_toml_str(&text, &p.display().to_string()).unwrap();
+            // Keep the suite fast: at most 10 simulated seconds each.
+            sc.duration = sc.duration.min(Dur::from_secs(10));
+            out.push((p.file_name().unwrap().to_string_lossy().into_owned(), sc));
+        }
+    }
+    assert!(out.len() >= 3, "expected the example scenarios");
+    out.push(("dumbbell-16".into(), dumbbell(16, 1000.0, 100.0, 333, 5.0, RecoverySpec::Sack, 0.5)));
+    out.push(("lossy-mix".into(), lossy_mix()));
+    out
+}
+
+/// Random loss both ways, RED, a UDP flow, every recovery flavour and on/off sources.
+fn lossy_mix() -> Scenario {
+    let mut net = Net::new(20.0, 11);
+    net.duplex("a", "r1", 100.0, 2.0, 50);
+    net.duplex("b", "r1", 100.0, 3.0, 50);
+    let red = QueueSpec::Red(RedSpec {
+        min_th: None,
+        max_th: None,
+        max_p: 0.1,
+        w_q: None,
+        gentle: true,
+        wait: true,
+        limit: 60,
+        mean_pktsize: ccsim_core::units::Bytes(500),
+    });
+    net.link("r1", "r2", 10.0, 20.0, red, LossSpec::Bernoulli(0.01));
+    net.link("r2", "r1", 10.0, 20.0, QueueSpec::DropTail { limit: QueueLimit::Bytes(30_000) }, LossSpec::Bernoulli(0.01));
+    net.duplex("r2", "c", 100.0, 1.0, 50);
+    for (i, rec) in [RecoverySpec::Reno, RecoverySpec::NewReno, RecoverySpec::Sack, RecoverySpec::Sack1].into_iter().enumerate() {
+        let mut t = tcp(rec);
+        if i == 3 {
+            t.app = TcpApp::OnOff { on_mean: Dur::from_secs(2), off_mean: Dur::from_secs(1), start: between(0.0, 1.0) };
+        }
+        if i == 2 {
+            t.delayed_ack = None;
+            t.max_window = Some(16);
+        }
+        net.flow(&format!("t{i}"), if i % 2 == 0 { "a" } else { "b" }, "c", t);
+    }
+    net.udp("cbr", "b", "c", 2.0, 500, 0.3);
+    net.trace_all()
+}
+
+fn run(sc: &Scenario) -> RunResult {
+    Simulation::new(sc.clone()).unwrap().finish()
+}
+
+/// Everything a run reports, as one comparable string (series included, bit for bit).
+fn fingerprint(r: &RunResult) -> String {
+    let mut s = serde_json::to_string(r).unwrap();
+    for t in [&r.series.flows, &r.series.links] {
+        for c in &t.columns {
+            for v in c {
+                s.push_str(&format!("{:x},", v.to_bits()));
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn every_packet_is_delivered_dropped_or_in_flight() {
+    for (name, sc) in scenarios() {
+        let r = run(&sc);
+        let c = &r.conservation;
+        assert!(c.created > 0, "{name}: nothing sent");
+        assert!(c.holds(), "{name}: {c:?}");
+        // The per-link drop counts add up to the global ones.
+        let link_drops: u64 = r.links.iter().map(|l| l.drops.total()).sum();
+        assert_eq!(link_drops + c.dropped.0[DropCauseNoRoute::IDX], c.dropped.total(), "{name}");
+        let flow_drops: u64 = r.flows.iter().map(|f| f.drops.total()).sum();
+        assert_eq!(flow_drops, c.dropped.total(), "{name}");
+    }
+}
+
+struct DropCauseNoRoute;
+impl DropCauseNoRoute {
+    const IDX: usize = ccsim_core::results::DropCause::NoRoute as usize;
+}
+
+#[test]
+fn same_seed_same_results_byte_for_byte() {
+    for (name, sc) in scenarios() {
+        assert_eq!(fingerprint(&run(&sc)), fingerprint(&run(&sc)), "{name}");
+    }
+}
+
+#[test]
+fn a_different_seed_changes_random_outcomes() {
+    let sc = lossy_mix();
+    let mut other = sc.clone();
+    other.seed += 1;
+    assert_ne!(fingerprint(&run(&sc)), fingerprint(&run(&other)));
+}
+
+#[test]
+fn fast_link_model_matches_the_per_hop_model_counter_for_counter() {
+    for (name, sc) in scenarios() {
+        let mut fast = sc.clone();
+        fast.link_model = LinkModel::Fast;
+        let mut slow = sc.clone();
+        slow.link_model = LinkModel::PerHop;
+        let (a, b) = (run(&fast), run(&slow));
+        // Per-hop processes extra transmission-end events; everything else is identical.
+        assert!(b.events > a.events, "{name}");
+        let strip = |r: &RunResult| {
+            let mut r = r.clone();
+            r.events = 0;
+            fingerprint(&r)
+        };
+        assert_eq!(strip(&a), strip(&b), "{name}: fast and per-hop models differ");
+    }
+}
+
+#[test]
+fn adding_a_flow_does_not_change_another_links_losses() {
+    // Two disjoint lossy paths; a new flow on path B must leave path A's loss draws alone.
+    let build = |extra: bool| {
+        let mut net = Net::new(10.0, 5);
+        let q = || QueueSpec::DropTail { limit: QueueLimit::Packets(100) };
+        net.link("a", "x", 10.0, 10.0, q(), LossSpec::Bernoulli(0.02));
+        net.link("x", "a", 10.0, 10.0, q(), LossSpec::None);
+        net.link("b", "y", 10.0, 10.0, q(), LossSpec::Bernoulli(0.02));
+        net.link("y", "b", 10.0, 10.0, q(), LossSpec::None);
+        net.flow("fa", "a", "x", tcp(RecoverySpec::Sack));
+        if extra {
+            net.flow("fb", "b", "y", tcp(RecoverySpec::Sack));
+        }
+        net.trace_all()
+    };
+    let (one, two) = (run(&build(false)), run(&build(true)));
+    assert_eq!(one.flows[0].bytes_delivered, two.flows[0].bytes_delivered);
+    assert_eq!(one.links[0].drops, two.links[0].drops);
+    assert!(two.links[2].drops.total() > 0);
+}
