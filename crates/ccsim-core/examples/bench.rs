@@ -1,0 +1,109 @@
+//! The foundation benchmark: dumbbell-16 and dumbbell-64-1g (see docs/performance.md).
+//!
+//! `cargo run --release -p ccsim-core --example bench [-- --repeat N] [-- --only NAME]`
+//! Each scenario runs in a fresh child process per repetition so that its peak memory
+//! (VmHWM) is its own. Prints median, min and max wall time of the simulation proper
+//! (building and running, not process start), data packets delivered per wall second and
+//! peak resident memory.
+
+use std::process::Command;
+use std::time::Instant;
+
+use ccsim_core::scenario::builders::{dumbbell, DumbbellParams};
+use ccsim_core::scenario::from_json_value;
+use ccsim_core::Simulation;
+
+fn params(name: &str) -> DumbbellParams {
+    let mut p = DumbbellParams {
+        recovery: "sack".into(),
+        cc: "reno".into(),
+        trace_interval: "0s".into(),
+        ..DumbbellParams::default()
+    };
+    match name {
+        "dumbbell-16" => {
+            p.n_flows = 16;
+            p.access_rate = "1Gbps".into();
+            p.bottleneck_rate = "100Mbps".into();
+            p.queue_packets = 333;
+            p.duration = "100s".into();
+        }
+        "dumbbell-64-1g" => {
+            p.n_flows = 64;
+            p.access_rate = "10Gbps".into();
+            p.bottleneck_rate = "1Gbps".into();
+            p.queue_packets = 3333;
+            p.duration = "20s".into();
+        }
+        other => panic!("unknown benchmark {other}"),
+    }
+    p
+}
+
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// One run in this process: prints "wall_s data_packets packets rss_kib events".
+fn child(name: &str) {
+    let p = params(name);
+    let doc = dumbbell(&p);
+    let t0 = Instant::now();
+    let sc = from_json_value(&doc, name).expect("benchmark scenario is valid");
+    let r = Simulation::new(sc).expect("builds").finish();
+    let wall = t0.elapsed().as_secs_f64();
+    let data: u64 = r.flows.iter().map(|f| f.bytes_delivered / p.mss).sum();
+    println!("{wall} {data} {} {} {}", r.conservation.delivered, peak_rss_kib(), r.events);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--child") {
+        child(&args[i + 1]);
+        return;
+    }
+    let repeat: usize = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .map(|i| args[i + 1].parse().expect("--repeat N"))
+        .unwrap_or(5);
+    let only = args.iter().position(|a| a == "--only").map(|i| args[i + 1].clone());
+    let exe = std::env::current_exe().unwrap();
+    println!("{:<16} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}", "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events");
+    for name in ["dumbbell-16", "dumbbell-64-1g"] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
+        let mut walls = Vec::new();
+        let (mut data, mut rss, mut events) = (0u64, 0u64, 0u64);
+        for _ in 0..repeat {
+            let out = Command::new(&exe).args(["--child", name]).output().expect("child runs");
+            let s = String::from_utf8_lossy(&out.stdout);
+            let v: Vec<&str> = s.split_whitespace().collect();
+            walls.push(v[0].parse::<f64>().unwrap());
+            data = v[1].parse().unwrap();
+            rss = rss.max(v[3].parse().unwrap());
+            events = v[4].parse().unwrap();
+        }
+        walls.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let med = walls[walls.len() / 2];
+        println!(
+            "{:<16} {:>9.4} {:>9.4} {:>9.4} {:>14} {:>12.0} {:>9.1} {:>11}",
+            name,
+            med,
+            walls[0],
+            walls[walls.len() - 1],
+            data,
+            data as f64 / med,
+            rss as f64 / 1024.0,
+            events
+        );
+    }
+}
