@@ -60,7 +60,12 @@ fn child(name: &str) {
     let r = Simulation::new(sc).expect("builds").finish();
     let wall = t0.elapsed().as_secs_f64();
     let data: u64 = r.flows.iter().map(|f| f.bytes_delivered / p.mss).sum();
-    println!("{wall} {data} {} {} {}", r.conservation.delivered, peak_rss_kib(), r.events);
+    println!(
+        "{wall} {data} {} {} {}",
+        r.conservation.delivered,
+        peak_rss_kib(),
+        r.events
+    );
 }
 
 fn main() {
@@ -74,9 +79,15 @@ fn main() {
         .position(|a| a == "--repeat")
         .map(|i| args[i + 1].parse().expect("--repeat N"))
         .unwrap_or(5);
-    let only = args.iter().position(|a| a == "--only").map(|i| args[i + 1].clone());
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .map(|i| args[i + 1].clone());
     let exe = std::env::current_exe().unwrap();
-    println!("{:<16} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}", "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events");
+    println!(
+        "{:<16} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}",
+        "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events"
+    );
     for name in ["dumbbell-16", "dumbbell-64-1g"] {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
@@ -84,7 +95,10 @@ fn main() {
         let mut walls = Vec::new();
         let (mut data, mut rss, mut events) = (0u64, 0u64, 0u64);
         for _ in 0..repeat {
-            let out = Command::new(&exe).args(["--child", name]).output().expect("child runs");
+            let out = Command::new(&exe)
+                .args(["--child", name])
+                .output()
+                .expect("child runs");
             let s = String::from_utf8_lossy(&out.stdout);
             let v: Vec<&str> = s.split_whitespace().collect();
             walls.push(v[0].parse::<f64>().unwrap());

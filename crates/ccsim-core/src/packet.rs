@@ -49,8 +49,10 @@ pub struct Packet {
     pub seq: u64,
     /// Data: send time. ACK: the echoed send time of the data that triggered it.
     pub ts: SimTime,
-    /// SACK blocks (ACK only), most recent first; `nsack` are valid.
-    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// SACK blocks (ACK only) as `[start, end)` offsets from `seq`, most recent first;
+    /// `nsack` are valid. Offsets keep the header at 64 bytes (blocks always lie within
+    /// a window above the cumulative ACK). Use `sack_block` / `set_sack_block`.
+    pub sack: [(u32, u32); MAX_SACK_BLOCKS],
     /// Number of valid SACK blocks.
     pub nsack: u8,
     /// Kind of packet.
@@ -58,6 +60,8 @@ pub struct Packet {
     /// `FLAG_*` bits.
     pub flags: u8,
 }
+
+const _: () = assert!(std::mem::size_of::<Packet>() <= 64);
 
 impl Packet {
     /// A packet with no SACK blocks and no flags.
@@ -76,12 +80,29 @@ impl Packet {
             conn: 0,
             seq: 0,
             ts: SimTime::ZERO,
-            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            sack: [(0, 0); MAX_SACK_BLOCKS],
             nsack: 0,
             kind,
             flags: 0,
         }
     }
+    /// SACK block `i` in absolute segment numbers.
+    #[inline]
+    pub fn sack_block(&self, i: usize) -> SackBlock {
+        let (a, b) = self.sack[i];
+        SackBlock {
+            start: self.seq + a as u64,
+            end: self.seq + b as u64,
+        }
+    }
+
+    /// Store SACK block `i` (set `seq` first; the block must lie above it).
+    #[inline]
+    pub fn set_sack_block(&mut self, i: usize, b: SackBlock) {
+        debug_assert!(b.start >= self.seq && b.end - self.seq <= u32::MAX as u64);
+        self.sack[i] = ((b.start - self.seq) as u32, (b.end - self.seq) as u32);
+    }
+
     /// Whether this is a TCP data segment.
     #[inline]
     pub fn is_data(&self) -> bool {

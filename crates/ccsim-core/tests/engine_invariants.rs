@@ -12,7 +12,10 @@ use common::*;
 fn scenarios() -> Vec<(String, Scenario)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let mut out = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     paths.sort();
     for p in paths {
         if p.extension().is_some_and(|e| e == "toml") {
@@ -24,7 +27,10 @@ fn scenarios() -> Vec<(String, Scenario)> {
         }
     }
     assert!(out.len() >= 3, "expected the example scenarios");
-    out.push(("dumbbell-16".into(), dumbbell(16, 1000.0, 100.0, 333, 5.0, RecoverySpec::Sack, 0.5)));
+    out.push((
+        "dumbbell-16".into(),
+        dumbbell(16, 1000.0, 100.0, 333, 5.0, RecoverySpec::Sack, 0.5),
+    ));
     out.push(("lossy-mix".into(), lossy_mix()));
     out
 }
@@ -45,12 +51,33 @@ fn lossy_mix() -> Scenario {
         mean_pktsize: ccsim_core::units::Bytes(500),
     });
     net.link("r1", "r2", 10.0, 20.0, red, LossSpec::Bernoulli(0.01));
-    net.link("r2", "r1", 10.0, 20.0, QueueSpec::DropTail { limit: QueueLimit::Bytes(30_000) }, LossSpec::Bernoulli(0.01));
+    net.link(
+        "r2",
+        "r1",
+        10.0,
+        20.0,
+        QueueSpec::DropTail {
+            limit: QueueLimit::Bytes(30_000),
+        },
+        LossSpec::Bernoulli(0.01),
+    );
     net.duplex("r2", "c", 100.0, 1.0, 50);
-    for (i, rec) in [RecoverySpec::Reno, RecoverySpec::NewReno, RecoverySpec::Sack, RecoverySpec::Sack1].into_iter().enumerate() {
+    for (i, rec) in [
+        RecoverySpec::Reno,
+        RecoverySpec::NewReno,
+        RecoverySpec::Sack,
+        RecoverySpec::Sack1,
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let mut t = tcp(rec);
         if i == 3 {
-            t.app = TcpApp::OnOff { on_mean: Dur::from_secs(2), off_mean: Dur::from_secs(1), start: between(0.0, 1.0) };
+            t.app = TcpApp::OnOff {
+                on_mean: Dur::from_secs(2),
+                off_mean: Dur::from_secs(1),
+                start: between(0.0, 1.0),
+            };
         }
         if i == 2 {
             t.delayed_ack = None;
@@ -88,7 +115,11 @@ fn every_packet_is_delivered_dropped_or_in_flight() {
         assert!(c.holds(), "{name}: {c:?}");
         // The per-link drop counts add up to the global ones.
         let link_drops: u64 = r.links.iter().map(|l| l.drops.total()).sum();
-        assert_eq!(link_drops + c.dropped.0[DropCauseNoRoute::IDX], c.dropped.total(), "{name}");
+        assert_eq!(
+            link_drops + c.dropped.0[DropCauseNoRoute::IDX],
+            c.dropped.total(),
+            "{name}"
+        );
         let flow_drops: u64 = r.flows.iter().map(|f| f.drops.total()).sum();
         assert_eq!(flow_drops, c.dropped.total(), "{name}");
     }
@@ -129,7 +160,11 @@ fn fast_link_model_matches_the_per_hop_model_counter_for_counter() {
             r.events = 0;
             fingerprint(&r)
         };
-        assert_eq!(strip(&a), strip(&b), "{name}: fast and per-hop models differ");
+        assert_eq!(
+            strip(&a),
+            strip(&b),
+            "{name}: fast and per-hop models differ"
+        );
     }
 }
 
@@ -138,7 +173,9 @@ fn adding_a_flow_does_not_change_another_links_losses() {
     // Two disjoint lossy paths; a new flow on path B must leave path A's loss draws alone.
     let build = |extra: bool| {
         let mut net = Net::new(10.0, 5);
-        let q = || QueueSpec::DropTail { limit: QueueLimit::Packets(100) };
+        let q = || QueueSpec::DropTail {
+            limit: QueueLimit::Packets(100),
+        };
         net.link("a", "x", 10.0, 10.0, q(), LossSpec::Bernoulli(0.02));
         net.link("x", "a", 10.0, 10.0, q(), LossSpec::None);
         net.link("b", "y", 10.0, 10.0, q(), LossSpec::Bernoulli(0.02));

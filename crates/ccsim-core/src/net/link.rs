@@ -100,6 +100,9 @@ pub struct Link {
     loss_rng: SimRng,
     queue_rng: SimRng,
     pipe: Pipe,
+    /// Serialisation times of the two most recent packet sizes (data and ACK, typically),
+    /// so the hot path rarely divides.
+    tx_cache: [(u32, Dur); 2],
 }
 
 impl Link {
@@ -159,7 +162,23 @@ impl Link {
             loss_rng: SimRng::stream(seed, &format!("{rng_label}:loss")),
             queue_rng: SimRng::stream(seed, &format!("{rng_label}:queue")),
             pipe,
+            tx_cache: [(0, rate.tx_time(Bytes(0))); 2],
         }
+    }
+
+    #[inline]
+    fn tx_time(&mut self, size: u32) -> Dur {
+        if self.tx_cache[0].0 == size {
+            return self.tx_cache[0].1;
+        }
+        if self.tx_cache[1].0 == size {
+            self.tx_cache.swap(0, 1);
+            return self.tx_cache[0].1;
+        }
+        let d = self.rate.tx_time(Bytes(size as u64));
+        self.tx_cache[1] = self.tx_cache[0];
+        self.tx_cache[0] = (size, d);
+        d
     }
 
     /// The queue discipline (for inspection).
@@ -239,7 +258,7 @@ impl Link {
             self.stats.drops.add(cause);
             return Err(cause);
         }
-        let tx = self.rate.tx_time(Bytes(pkt.size as u64));
+        let tx = self.tx_time(pkt.size);
         match &mut self.pipe {
             Pipe::Fast(f) => {
                 let start = now.max(f.busy_until);
@@ -284,7 +303,8 @@ impl Link {
             events.push_arrival(now + self.delay, self.id);
             if let Some(next) = p.waiting.pop_front() {
                 p.in_service = Some(next);
-                events.push_tx_done(now + self.rate.tx_time(Bytes(next.size as u64)), self.id);
+                let tx = self.rate.tx_time(Bytes(next.size as u64));
+                events.push_tx_done(now + tx, self.id);
             } else {
                 p.idle_since = now;
             }

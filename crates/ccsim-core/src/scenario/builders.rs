@@ -139,7 +139,8 @@ pub fn dumbbell_from_json(params: &str) -> Result<Value, String> {
     } else {
         params
     };
-    let p = serde_json::from_str::<DumbbellParams>(text).map_err(|e| format!("dumbbell parameters: {e}"))?;
+    let p = serde_json::from_str::<DumbbellParams>(text)
+        .map_err(|e| format!("dumbbell parameters: {e}"))?;
     if p.n_flows == 0 {
         return Err("dumbbell parameters: n_flows must be at least 1".into());
     }

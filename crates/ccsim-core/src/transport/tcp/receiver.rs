@@ -200,11 +200,14 @@ impl TcpReceiver {
         // then the remaining blocks from the highest down (RFC 2018 §4).
         let mut n = 0;
         let mut push = |blk: (u64, u64), p: &mut Packet| {
-            if n < MAX_SACK_BLOCKS && !p.sack[..n].iter().any(|b| b.start == blk.0) {
-                p.sack[n] = SackBlock {
-                    start: blk.0,
-                    end: blk.1,
-                };
+            if n < MAX_SACK_BLOCKS && !(0..n).any(|i| p.sack_block(i).start == blk.0) {
+                p.set_sack_block(
+                    n,
+                    SackBlock {
+                        start: blk.0,
+                        end: blk.1,
+                    },
+                );
                 n += 1;
             }
         };
@@ -278,8 +281,8 @@ mod tests {
         let last = out.last().unwrap();
         assert_eq!(last.seq, 2);
         assert_eq!(last.nsack, 2);
-        assert_eq!(last.sack[0], SackBlock { start: 7, end: 8 });
-        assert_eq!(last.sack[1], SackBlock { start: 3, end: 5 });
+        assert_eq!(last.sack_block(0), SackBlock { start: 7, end: 8 });
+        assert_eq!(last.sack_block(1), SackBlock { start: 3, end: 5 });
         // Filling the hole acks everything up to the next hole at once.
         r.on_data(SimTime(9), &seg(2), &mut out);
         let last = out.last().unwrap();

@@ -368,7 +368,8 @@ impl TcpSender {
         };
         let mut newly_sacked = 0;
         if self.sack_mode() {
-            for b in &pkt.sack[..pkt.nsack as usize] {
+            for i in 0..pkt.nsack as usize {
+                let b = pkt.sack_block(i);
                 newly_sacked += self.sb.sack(b.start, b.end);
             }
         }
