@@ -93,6 +93,23 @@ fn main() {
                 }
             }
         }
+        "heap" => {
+            let mut sim = Simulation::new(dumbbell(
+                16,
+                1000.0,
+                100.0,
+                333,
+                20.0,
+                RecoverySpec::Sack,
+                0.0,
+            ))
+            .unwrap();
+            for k in 1..20 {
+                sim.run_until(ccsim_core::units::SimTime(k * 1_000_000_000));
+                print!("{} ", sim.events_pending());
+            }
+            println!();
+        }
         _ => {}
     }
 }

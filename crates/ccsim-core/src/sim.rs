@@ -20,7 +20,9 @@ use crate::results::{
     Conservation, DropCause, DropCounts, FlowSummary, LinkSummary, RunResult, Series,
 };
 use crate::rng::SimRng;
-use crate::scenario::{Problem, QueueSpec, RecoverySpec, Scenario, ScenarioError, TransportSpec};
+use crate::scenario::{
+    LinkModel, Problem, QueueSpec, RecoverySpec, Scenario, ScenarioError, TransportSpec,
+};
 use crate::trace::{FlowSample, Sampler};
 use crate::transport::tcp::{TcpConfig, TcpReceiver, TcpSender};
 use crate::transport::udp::{UdpSink, UdpSource};
@@ -53,6 +55,48 @@ pub struct Simulation {
     n_events: u64,
     sampler: Sampler,
     warnings: Vec<String>,
+}
+
+/// For each link, its only upstream link if the flows' static routes give it exactly one
+/// (and no endpoint sends on it directly); such a link can take packets as soon as the
+/// upstream link accepts them, because nothing else can reach its queue in between.
+fn chain_feeders(sc: &Scenario, fwd: &ForwardingTable) -> Vec<Option<LinkId>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Feed {
+        Nothing,
+        One(LinkId),
+        Many,
+    }
+    let mut feed = vec![Feed::Nothing; sc.links.len()];
+    let mut note = |l: LinkId, from: Option<LinkId>| {
+        let f = &mut feed[l.idx()];
+        *f = match (*f, from) {
+            (Feed::Nothing, Some(p)) => Feed::One(p),
+            (Feed::One(q), Some(p)) if q == p => Feed::One(p),
+            _ => Feed::Many,
+        };
+    };
+    for f in &sc.flows {
+        let mut pairs = vec![(f.from, f.to)];
+        if matches!(f.transport, TransportSpec::Tcp(_)) {
+            pairs.push((f.to, f.from));
+        }
+        for (a, b) in pairs {
+            if let Some(path) = fwd.path(&sc.links, a, b) {
+                let mut prev = None;
+                for l in path {
+                    note(l, prev);
+                    prev = Some(l);
+                }
+            }
+        }
+    }
+    feed.into_iter()
+        .map(|f| match f {
+            Feed::One(p) => Some(p),
+            _ => None,
+        })
+        .collect()
 }
 
 fn invalid(path: String, message: String) -> Problem {
@@ -117,6 +161,12 @@ impl Simulation {
                 )
             })
             .collect();
+        let mut links = links;
+        if scenario.link_model == LinkModel::Fast {
+            for (l, from) in chain_feeders(&scenario, &fwd).into_iter().enumerate() {
+                links[l].chained_from = from;
+            }
+        }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
         let mut flows = Vec::with_capacity(scenario.flows.len());
@@ -216,6 +266,10 @@ impl Simulation {
     pub fn end_time(&self) -> SimTime {
         self.end
     }
+    /// Events pending in the queue.
+    pub fn events_pending(&self) -> usize {
+        self.events.len()
+    }
     /// Events processed so far.
     pub fn events_processed(&self) -> u64 {
         self.n_events
@@ -228,13 +282,10 @@ impl Simulation {
     /// Process every event up to and including `t` (capped at the end time).
     pub fn run_until(&mut self, t: SimTime) {
         let t = t.min(self.end);
-        while let Some(et) = self.events.peek_time() {
-            if et > t {
+        while let Some((now, ev)) = self.events.peek() {
+            if now > t {
                 break;
             }
-            let Some((now, ev)) = self.events.pop() else {
-                break;
-            };
             self.now = now;
             self.n_events += 1;
             match ev {
@@ -244,16 +295,20 @@ impl Simulation {
                     let node = link.to;
                     self.arrive(now, node, pkt);
                 }
-                Event::TxDone(l) => self.links[l.idx()].on_tx_done(now, &mut self.events),
+                Event::TxDone(l) => {
+                    self.events.pop_top();
+                    self.links[l.idx()].on_tx_done(now, &mut self.events);
+                }
                 Event::Wakeup(ep) => {
+                    self.events.pop_top();
                     self.ep_pending[ep.idx()].pop();
                     self.endpoints[ep.idx()].on_timer(now, &mut self.out);
                     self.flush(now, ep);
                 }
                 Event::Sample => {
-                    self.sample(now);
                     self.events
-                        .push_timer(now + self.sampler.interval, Event::Sample);
+                        .replace_top_timer(now + self.sampler.interval, Event::Sample);
+                    self.sample(now);
                 }
             }
         }
@@ -272,15 +327,41 @@ impl Simulation {
         }
     }
 
+    /// Send `pkt` from `node` at `now`. While the next link's only upstream is the link the
+    /// packet is on, offer it there at once at its future arrival time (`at`); the last
+    /// link delivers it with an event.
     #[inline]
     fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
-        match self.fwd.next_link(node.idx(), pkt.dst.idx()) {
-            Some(l) => {
-                if let Err(cause) = self.links[l.idx()].offer(now, pkt, &mut self.events) {
+        let Some(mut l) = self.fwd.next_link(node.idx(), pkt.dst.idx()) else {
+            self.drop_packet(&pkt, DropCause::NoRoute);
+            return;
+        };
+        let mut at = now;
+        loop {
+            let link = &mut self.links[l.idx()];
+            match link.offer(now, at, &pkt, &mut self.events) {
+                Err(cause) => {
                     self.drop_packet(&pkt, cause);
+                    return;
+                }
+                Ok(arrive) => {
+                    if !link.is_fast() {
+                        return;
+                    }
+                    let v = link.to;
+                    if v != pkt.dst {
+                        if let Some(n) = self.fwd.next_link(v.idx(), pkt.dst.idx()) {
+                            if self.links[n.idx()].chained_from == Some(l) {
+                                l = n;
+                                at = arrive;
+                                continue;
+                            }
+                        }
+                    }
+                    self.links[l.idx()].deliver_at(arrive, pkt, &mut self.events);
+                    return;
                 }
             }
-            None => self.drop_packet(&pkt, DropCause::NoRoute),
         }
     }
 
@@ -356,8 +437,8 @@ impl Simulation {
         }
         for k in 0..self.sampler.links.len() {
             let l = self.sampler.links[k];
-            let occ = self.links[l].occupancy(now);
-            self.sampler.record_link(now, l, occ.packets, occ.bytes);
+            let (packets, bytes) = self.links[l].occupancy_at(now);
+            self.sampler.record_link(now, l, packets, bytes);
         }
         self.sampler.finish_instant(now);
     }
@@ -367,6 +448,31 @@ impl Simulation {
         self.run_until(self.end);
         let end = self.end;
         let sc = &self.scenario;
+        let mut links = Vec::with_capacity(self.links.len());
+        let mut in_flight = 0;
+        for (i, l) in self.links.iter_mut().enumerate() {
+            let (held, undo) = l.finish(end);
+            in_flight += held;
+            for d in undo {
+                // A chained link decided this drop for a time after the end: per hop, the
+                // packet is still upstream, counted in flight there.
+                self.dropped.0[d.cause as usize] -= 1;
+                self.flows[d.flow.idx()].drops.0[d.cause as usize] -= 1;
+            }
+            let cap = l.rate.as_f64() * end.secs();
+            links.push(LinkSummary {
+                name: sc.links[i].name.clone(),
+                packets_in: l.stats.packets_in,
+                packets_out: l.stats.packets_out,
+                bytes_out: l.stats.bytes_out,
+                utilisation: if cap > 0.0 {
+                    l.stats.bytes_out as f64 * 8.0 / cap
+                } else {
+                    0.0
+                },
+                drops: l.stats.drops,
+            });
+        }
         let mut flows = Vec::with_capacity(sc.flows.len());
         for (i, f) in sc.flows.iter().enumerate() {
             let rt = &self.flows[i];
@@ -423,25 +529,6 @@ impl Simulation {
             }
             s.completion_time_s = completion.map(|c| c.secs());
             flows.push(s);
-        }
-        let mut links = Vec::with_capacity(self.links.len());
-        let mut in_flight = 0;
-        for (i, l) in self.links.iter_mut().enumerate() {
-            l.occupancy(end);
-            in_flight += l.in_flight();
-            let cap = l.rate.as_f64() * end.secs();
-            links.push(LinkSummary {
-                name: sc.links[i].name.clone(),
-                packets_in: l.stats.packets_in,
-                packets_out: l.stats.packets_out,
-                bytes_out: l.stats.bytes_out,
-                utilisation: if cap > 0.0 {
-                    l.stats.bytes_out as f64 * 8.0 / cap
-                } else {
-                    0.0
-                },
-                drops: l.stats.drops,
-            });
         }
         let conservation = Conservation {
             created: self.created,

@@ -35,53 +35,60 @@ pub enum EventClass {
     Timer = 2,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: u128,
-    ev: Event,
-}
-
-/// A 4-ary min-heap of events keyed by (time, class, tie).
+/// A 4-ary min-heap of events keyed by (time, class, tie). Keys and events are kept in
+/// parallel arrays so the sift loops compare compact keys.
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    heap: Vec<Entry>,
+    keys: Vec<u128>,
+    evs: Vec<Event>,
     seq: u64,
 }
 
 const TIE_BITS: u32 = 62;
 
+#[inline]
+fn key_of(t: SimTime, class: EventClass, tie: u64) -> u128 {
+    debug_assert!(tie < (1u64 << TIE_BITS));
+    ((t.0 as u128) << 64) | ((class as u128) << TIE_BITS) | tie as u128
+}
+
 impl EventQueue {
     /// An empty queue.
     pub fn new() -> EventQueue {
         EventQueue {
-            heap: Vec::with_capacity(256),
+            keys: Vec::with_capacity(256),
+            evs: Vec::with_capacity(256),
             seq: 0,
         }
     }
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.keys.len()
     }
 
     /// Whether no events are pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.keys.is_empty()
     }
 
     /// Time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.first().map(|e| SimTime((e.key >> 64) as u64))
+        self.keys.first().map(|k| SimTime((k >> 64) as u64))
+    }
+
+    /// The earliest event, left in place (see `pop_top` and `replace_top_*`).
+    #[inline]
+    pub fn peek(&self) -> Option<(SimTime, Event)> {
+        Some((SimTime((*self.keys.first()? >> 64) as u64), self.evs[0]))
     }
 
     /// Schedule a packet arrival from `link` at `t`.
     #[inline]
     pub fn push_arrival(&mut self, t: SimTime, link: LinkId) {
         self.push_keyed(
-            t,
-            EventClass::Arrival,
-            link.0 as u64,
+            key_of(t, EventClass::Arrival, link.0 as u64),
             Event::LinkArrival(link),
         );
     }
@@ -89,78 +96,126 @@ impl EventQueue {
     /// Schedule a transmission end on `link` at `t`.
     #[inline]
     pub fn push_tx_done(&mut self, t: SimTime, link: LinkId) {
-        self.push_keyed(t, EventClass::TxDone, link.0 as u64, Event::TxDone(link));
+        self.push_keyed(
+            key_of(t, EventClass::TxDone, link.0 as u64),
+            Event::TxDone(link),
+        );
     }
 
     /// Schedule a timer-class event; ties break by insertion order.
     #[inline]
     pub fn push_timer(&mut self, t: SimTime, ev: Event) {
-        let s = self.seq;
-        self.seq += 1;
-        self.push_keyed(t, EventClass::Timer, s, ev);
+        let k = self.next_timer_key(t);
+        self.push_keyed(k, ev);
     }
 
     #[inline]
-    fn push_keyed(&mut self, t: SimTime, class: EventClass, tie: u64, ev: Event) {
-        debug_assert!(tie < (1u64 << TIE_BITS));
-        let key = ((t.0 as u128) << 64) | ((class as u128) << TIE_BITS) | tie as u128;
-        self.heap.push(Entry { key, ev });
-        self.sift_up(self.heap.len() - 1);
+    fn next_timer_key(&mut self, t: SimTime) -> u128 {
+        let s = self.seq;
+        self.seq += 1;
+        key_of(t, EventClass::Timer, s)
+    }
+
+    /// Replace the earliest event by an arrival from `link` at `t` (which must not be
+    /// earlier than the event replaced): one sift instead of a pop and a push.
+    #[inline]
+    pub fn replace_top_arrival(&mut self, t: SimTime, link: LinkId) {
+        self.replace_top(
+            key_of(t, EventClass::Arrival, link.0 as u64),
+            Event::LinkArrival(link),
+        );
+    }
+
+    /// Replace the earliest event by a timer-class event at `t`.
+    #[inline]
+    pub fn replace_top_timer(&mut self, t: SimTime, ev: Event) {
+        let k = self.next_timer_key(t);
+        self.replace_top(k, ev);
+    }
+
+    #[inline]
+    fn replace_top(&mut self, key: u128, ev: Event) {
+        debug_assert!(!self.keys.is_empty() && key >= self.keys[0]);
+        self.keys[0] = key;
+        self.evs[0] = ev;
+        self.sift_down(0);
+    }
+
+    #[inline]
+    fn push_keyed(&mut self, key: u128, ev: Event) {
+        self.keys.push(key);
+        self.evs.push(ev);
+        self.sift_up(self.keys.len() - 1);
+    }
+
+    /// Remove the earliest event.
+    #[inline]
+    pub fn pop_top(&mut self) {
+        let n = self.keys.len();
+        if n == 0 {
+            return;
+        }
+        self.keys.swap_remove(0);
+        self.evs.swap_remove(0);
+        if n > 2 {
+            self.sift_down(0);
+        }
     }
 
     /// Remove and return the earliest event.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        let n = self.heap.len();
-        if n == 0 {
-            return None;
-        }
-        let top = self.heap.swap_remove(0);
-        if n > 1 {
-            self.sift_down(0);
-        }
-        Some((SimTime((top.key >> 64) as u64), top.ev))
+        let top = self.peek()?;
+        self.pop_top();
+        Some(top)
     }
 
     #[inline]
     fn sift_up(&mut self, mut i: usize) {
-        let h = &mut self.heap;
-        let item = h[i];
+        let key = self.keys[i];
+        let ev = self.evs[i];
         while i > 0 {
             let p = (i - 1) / 4;
-            if h[p].key <= item.key {
+            if self.keys[p] <= key {
                 break;
             }
-            h[i] = h[p];
+            self.keys[i] = self.keys[p];
+            self.evs[i] = self.evs[p];
             i = p;
         }
-        h[i] = item;
+        self.keys[i] = key;
+        self.evs[i] = ev;
     }
 
     #[inline]
     fn sift_down(&mut self, mut i: usize) {
-        let h = &mut self.heap;
-        let n = h.len();
-        let item = h[i];
+        let n = self.keys.len();
+        let key = self.keys[i];
+        let ev = self.evs[i];
         loop {
             let c0 = 4 * i + 1;
             if c0 >= n {
                 break;
             }
-            let end = (c0 + 4).min(n);
-            let mut m = c0;
-            for c in c0 + 1..end {
-                if h[c].key < h[m].key {
-                    m = c;
+            let kids = &self.keys[c0..(c0 + 4).min(n)];
+            let mut m = 0;
+            let mut mk = kids[0];
+            for (j, &k) in kids.iter().enumerate().skip(1) {
+                if k < mk {
+                    mk = k;
+                    m = j;
                 }
             }
-            if h[m].key >= item.key {
+            if mk >= key {
                 break;
             }
-            h[i] = h[m];
-            i = m;
+            let c = c0 + m;
+            self.keys[i] = mk;
+            self.evs[i] = self.evs[c];
+            i = c;
         }
-        h[i] = item;
+        self.keys[i] = key;
+        self.evs[i] = ev;
     }
 }
 
@@ -209,7 +264,14 @@ mod tests {
             let t = r.next_u64() % 1000;
             times.push(t);
             q.push_timer(SimTime(t), Event::Wakeup(EndpointId(i)));
-            if i % 3 == 0 {
+            if i % 7 == 0 {
+                // Replace the top by a later timer, as the engine does for links.
+                let (t0, _) = q.peek().unwrap();
+                let t1 = t0.0 + r.next_u64() % 50;
+                q.replace_top_timer(SimTime(t1), Event::Sample);
+                times.sort_unstable();
+                times[0] = t1;
+            } else if i % 3 == 0 {
                 q.pop();
                 times.sort_unstable();
                 times.remove(0);

@@ -2,22 +2,29 @@
 //!
 //! Two models with identical results:
 //! - `Fast`: a FIFO link's future is fixed when a packet is accepted, so its transmission
-//!   end and arrival time are computed right then (`start = max(now, busy_until)`), the
-//!   packet goes into one ring that is both queue and pipe, and the link keeps exactly one
-//!   pending event: the arrival of its head. Occupancy at a later arrival is found by
-//!   advancing a cursor over entries whose transmission has ended.
+//!   end and arrival time are computed right then (`start = max(at, busy_until)`). An
+//!   accounting ring holds (enter, finish, arrive) of every packet on the link; occupancy
+//!   at a later arrival is found by advancing a cursor over entries whose transmission has
+//!   ended. Packets that must be *delivered* at the far end (to an endpoint, or to a link
+//!   with several upstream links) wait in a delivery ring, and the link keeps exactly one
+//!   pending event: the arrival of its next delivery. A packet whose next link has this
+//!   link as its only upstream is offered to that link at once, at its future arrival time
+//!   (`at > now`): no event at the router in between (see `sim::Simulation::forward`).
 //! - `PerHop`: the textbook model, with a waiting queue, a transmitter that schedules an
 //!   event at the end of each transmission, and one arrival event per packet. It exists so
 //!   that tests can check the fast model against it counter by counter.
 //!
 //! Drop decisions are made at arrival in both: first the link's loss model (a lost packet
-//! takes no queue space or transmission time), then the queue discipline.
+//! takes no queue space or transmission time), then the queue discipline. Every action on
+//! one link happens in that link's FIFO order in both models, so random draws, RED's
+//! average and all counters agree. What differs is only *when* a chained link's action is
+//! computed; `finish` reclassifies the few actions computed for times after the end.
 
 use std::collections::VecDeque;
 
 use super::queue::{Occupancy, QueueDisc};
 use crate::engine::EventQueue;
-use crate::ids::{LinkId, NodeId};
+use crate::ids::{FlowId, LinkId, NodeId};
 use crate::packet::Packet;
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
@@ -37,21 +44,28 @@ pub struct LinkStats {
     pub drops: DropCounts,
 }
 
+/// A packet on a fast link, for accounting.
 #[derive(Clone, Copy, Debug)]
-struct InFlight {
-    pkt: Packet,
+struct Slot {
+    enter: SimTime,
     finish: SimTime,
     arrive: SimTime,
+    size: u32,
 }
 
 #[derive(Debug)]
 struct FastPipe {
-    ring: VecDeque<InFlight>,
-    /// Entries `[0, done)` have finished transmission.
+    ring: VecDeque<Slot>,
+    /// Entries `[0, done)` of `ring` finished transmission by `cursor`.
     done: usize,
+    cursor: SimTime,
     held_packets: u64,
     held_bytes: u64,
     busy_until: SimTime,
+    /// Packets to hand over at the far end, with their arrival times.
+    deliver: VecDeque<(SimTime, Packet)>,
+    /// Drops decided for times after `now` (chained offers): (time, cause, flow).
+    late_drops: VecDeque<(SimTime, DropCause, FlowId)>,
 }
 
 #[derive(Debug)]
@@ -80,6 +94,15 @@ enum Loss {
     },
 }
 
+/// A drop decided at a time after the end of the run, to be undone by `finish`.
+#[derive(Clone, Copy, Debug)]
+pub struct LateDrop {
+    /// The cause that was counted.
+    pub cause: DropCause,
+    /// The flow that was charged.
+    pub flow: FlowId,
+}
+
 /// A unidirectional link.
 #[derive(Debug)]
 pub struct Link {
@@ -95,6 +118,10 @@ pub struct Link {
     pub delay: Dur,
     /// Counters.
     pub stats: LinkStats,
+    /// The only link feeding this one, when flows' static routes give it exactly one
+    /// upstream link (and no endpoint sends on it directly): packets are then offered to
+    /// it as soon as the upstream link accepts them. Always `None` in the per-hop model.
+    pub chained_from: Option<LinkId>,
     disc: QueueDisc,
     loss: Loss,
     loss_rng: SimRng,
@@ -138,9 +165,12 @@ impl Link {
             LinkModel::Fast => Pipe::Fast(FastPipe {
                 ring: VecDeque::with_capacity(64),
                 done: 0,
+                cursor: SimTime::ZERO,
                 held_packets: 0,
                 held_bytes: 0,
                 busy_until: SimTime::ZERO,
+                deliver: VecDeque::with_capacity(64),
+                late_drops: VecDeque::new(),
             }),
             LinkModel::PerHop => Pipe::PerHop(PerHopPipe {
                 waiting: VecDeque::with_capacity(64),
@@ -157,6 +187,7 @@ impl Link {
             rate,
             delay,
             stats: LinkStats::default(),
+            chained_from: None,
             disc,
             loss,
             loss_rng: SimRng::stream(seed, &format!("{rng_label}:loss")),
@@ -186,20 +217,48 @@ impl Link {
         &self.disc
     }
 
-    /// Bring cursors up to `now` and report what the link holds.
+    /// Whether the link uses the fast model.
+    pub fn is_fast(&self) -> bool {
+        matches!(self.pipe, Pipe::Fast(_))
+    }
+
+    /// What the link holds at `t` for an admission decision. Calls on one link come with
+    /// non-decreasing `t`; `now ≤ t` is the real time, used to forget packets that left.
     #[inline]
-    pub fn occupancy(&mut self, now: SimTime) -> Occupancy {
+    fn admission_occupancy(&mut self, now: SimTime, t: SimTime) -> Occupancy {
         match &mut self.pipe {
             Pipe::Fast(f) => {
+                // Forget packets that reached the far end (all finished transmitting).
+                while let Some(front) = f.ring.front() {
+                    if front.arrive > now {
+                        break;
+                    }
+                    if f.done == 0 {
+                        f.held_packets -= 1;
+                        f.held_bytes -= front.size as u64;
+                        self.stats.packets_out += 1;
+                        self.stats.bytes_out += front.size as u64;
+                    } else {
+                        f.done -= 1;
+                    }
+                    f.ring.pop_front();
+                }
+                while let Some(&(td, _, _)) = f.late_drops.front() {
+                    if td > now {
+                        break;
+                    }
+                    f.late_drops.pop_front();
+                }
+                f.cursor = f.cursor.max(t);
                 while f.done < f.ring.len() {
-                    let e = &f.ring[f.done];
-                    if e.finish > now {
+                    let e = f.ring[f.done];
+                    if e.finish > f.cursor {
                         break;
                     }
                     f.held_packets -= 1;
-                    f.held_bytes -= e.pkt.size as u64;
+                    f.held_bytes -= e.size as u64;
                     self.stats.packets_out += 1;
-                    self.stats.bytes_out += e.pkt.size as u64;
+                    self.stats.bytes_out += e.size as u64;
                     f.done += 1;
                 }
                 Occupancy {
@@ -213,6 +272,21 @@ impl Link {
                 bytes: p.held_bytes,
                 idle_since: p.idle_since,
             },
+        }
+    }
+
+    /// What the link holds at the current time `now` (for sampling; any order of calls).
+    pub fn occupancy_at(&self, now: SimTime) -> (u64, u64) {
+        match &self.pipe {
+            Pipe::Fast(f) => f
+                .ring
+                .iter()
+                .filter(|e| e.enter <= now && now < e.finish)
+                .fold((0, 0), |(n, b), e| (n + 1, b + e.size as u64)),
+            Pipe::PerHop(p) => (
+                p.waiting.len() as u64 + p.in_service.is_some() as u64,
+                p.held_bytes,
+            ),
         }
     }
 
@@ -237,56 +311,77 @@ impl Link {
         }
     }
 
-    /// Offer a packet at `now`. On success the link owns it and has scheduled what it needs.
+    /// Offer a packet entering the link at `at` (`at ≥ now`; `at > now` only for a
+    /// chained link). On success returns its arrival time at the far end; the caller then
+    /// either chains it on or calls `deliver_at`. In the per-hop model the link keeps the
+    /// packet and schedules its own events (the returned time is not used).
     #[inline]
     pub fn offer(
         &mut self,
         now: SimTime,
-        pkt: Packet,
+        at: SimTime,
+        pkt: &Packet,
         events: &mut EventQueue,
-    ) -> Result<(), DropCause> {
+    ) -> Result<SimTime, DropCause> {
         self.stats.packets_in += 1;
-        if let Some(cause) = self.loss_verdict(&pkt) {
+        let verdict = match self.loss_verdict(pkt) {
+            Some(c) => Err(c),
+            None => {
+                let occ = self.admission_occupancy(now, at);
+                self.disc
+                    .admit(at, pkt.size as u64, occ, &mut self.queue_rng)
+            }
+        };
+        if let Err(cause) = verdict {
             self.stats.drops.add(cause);
-            return Err(cause);
-        }
-        let occ = self.occupancy(now);
-        if let Err(cause) = self
-            .disc
-            .admit(now, pkt.size as u64, occ, &mut self.queue_rng)
-        {
-            self.stats.drops.add(cause);
+            if at > now {
+                if let Pipe::Fast(f) = &mut self.pipe {
+                    f.late_drops.push_back((at, cause, pkt.flow));
+                }
+            }
             return Err(cause);
         }
         let tx = self.tx_time(pkt.size);
         match &mut self.pipe {
             Pipe::Fast(f) => {
-                let start = now.max(f.busy_until);
+                let start = at.max(f.busy_until);
                 let finish = start + tx;
                 let arrive = finish + self.delay;
                 f.busy_until = finish;
                 f.held_packets += 1;
                 f.held_bytes += pkt.size as u64;
-                f.ring.push_back(InFlight {
-                    pkt,
+                f.ring.push_back(Slot {
+                    enter: at,
                     finish,
                     arrive,
+                    size: pkt.size,
                 });
-                if f.ring.len() == 1 {
-                    events.push_arrival(arrive, self.id);
-                }
+                Ok(arrive)
             }
             Pipe::PerHop(p) => {
                 p.held_bytes += pkt.size as u64;
                 if p.in_service.is_none() {
-                    p.in_service = Some(pkt);
+                    p.in_service = Some(*pkt);
                     events.push_tx_done(now + tx, self.id);
                 } else {
-                    p.waiting.push_back(pkt);
+                    p.waiting.push_back(*pkt);
                 }
+                Ok(SimTime::NEVER)
             }
         }
-        Ok(())
+    }
+
+    /// (Fast model.) Hand `pkt` over at the far end at `arrive` (its arrival time from
+    /// `offer`): it joins the delivery ring, and the link's event is scheduled if it is the
+    /// first in line.
+    #[inline]
+    pub fn deliver_at(&mut self, arrive: SimTime, pkt: Packet, events: &mut EventQueue) {
+        if let Pipe::Fast(f) = &mut self.pipe {
+            f.deliver.push_back((arrive, pkt));
+            if f.deliver.len() == 1 {
+                events.push_arrival(arrive, self.id);
+            }
+        }
     }
 
     /// (Per-hop model.) The transmission in progress ends at `now`.
@@ -311,31 +406,72 @@ impl Link {
         }
     }
 
-    /// The head packet reaches the far end at `now`; remove and return it.
+    /// The next delivery reaches the far end at `now`; remove and return it. The event being
+    /// handled must be this link's arrival at the top of `events`: it is replaced by the
+    /// next delivery's arrival, or removed.
     #[inline]
     pub fn pop_arrival(&mut self, now: SimTime, events: &mut EventQueue) -> Packet {
-        self.occupancy(now);
         match &mut self.pipe {
             Pipe::Fast(f) => {
-                let e = f.ring.pop_front().expect("arrival from an empty link");
-                debug_assert_eq!(e.arrive, now);
-                f.done -= 1;
-                if let Some(next) = f.ring.front() {
-                    events.push_arrival(next.arrive, self.id);
+                let (t, pkt) = f.deliver.pop_front().expect("arrival from an empty link");
+                debug_assert_eq!(t, now);
+                match f.deliver.front() {
+                    Some(&(next, _)) => events.replace_top_arrival(next, self.id),
+                    None => events.pop_top(),
                 }
-                e.pkt
+                pkt
             }
-            Pipe::PerHop(p) => p.wire.pop_front().expect("arrival from an empty wire"),
+            Pipe::PerHop(p) => {
+                events.pop_top();
+                p.wire.pop_front().expect("arrival from an empty wire")
+            }
         }
     }
 
-    /// Packets still held (queued, in transmission or on the wire).
-    pub fn in_flight(&self) -> u64 {
-        match &self.pipe {
-            Pipe::Fast(f) => f.ring.len() as u64,
-            Pipe::PerHop(p) => {
-                (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64
+    /// Settle the accounts at the end of the run (`end ≥` every event processed): count
+    /// transmissions that ended by `end`, undo what was computed for times after it, and
+    /// return (packets in flight, drops to undo).
+    pub fn finish(&mut self, end: SimTime) -> (u64, Vec<LateDrop>) {
+        match &mut self.pipe {
+            Pipe::Fast(f) => {
+                let mut in_flight = 0;
+                for (i, e) in f.ring.iter().enumerate() {
+                    let counted_out = i < f.done;
+                    let out_by_end = e.finish <= end;
+                    if e.enter > end {
+                        // Entered after the end (chained): it is still upstream.
+                        self.stats.packets_in -= 1;
+                        if counted_out {
+                            self.stats.packets_out -= 1;
+                            self.stats.bytes_out -= e.size as u64;
+                        }
+                        continue;
+                    }
+                    if counted_out && !out_by_end {
+                        self.stats.packets_out -= 1;
+                        self.stats.bytes_out -= e.size as u64;
+                    } else if !counted_out && out_by_end {
+                        self.stats.packets_out += 1;
+                        self.stats.bytes_out += e.size as u64;
+                    }
+                    if e.arrive > end {
+                        in_flight += 1;
+                    }
+                }
+                let mut undo = Vec::new();
+                for &(t, cause, flow) in &f.late_drops {
+                    if t > end {
+                        self.stats.packets_in -= 1;
+                        self.stats.drops.0[cause as usize] -= 1;
+                        undo.push(LateDrop { cause, flow });
+                    }
+                }
+                (in_flight, undo)
             }
+            Pipe::PerHop(p) => (
+                (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64,
+                Vec::new(),
+            ),
         }
     }
 }
