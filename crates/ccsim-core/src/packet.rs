@@ -63,6 +63,12 @@ pub struct Packet {
 
 const _: () = assert!(std::mem::size_of::<Packet>() <= 64);
 
+impl Default for Packet {
+    fn default() -> Packet {
+        Packet::new(PacketKind::Data, FlowId(0), NodeId(0), EndpointId(0), 0)
+    }
+}
+
 impl Packet {
     /// A packet with no SACK blocks and no flags.
     pub fn new(

@@ -23,6 +23,7 @@
 use std::collections::VecDeque;
 
 use super::queue::{Occupancy, QueueDisc};
+use super::ring::Ring;
 use crate::engine::EventQueue;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::packet::Packet;
@@ -45,7 +46,7 @@ pub struct LinkStats {
 }
 
 /// A packet on a fast link, for accounting.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     enter: SimTime,
     finish: SimTime,
@@ -55,7 +56,7 @@ struct Slot {
 
 #[derive(Debug)]
 struct FastPipe {
-    ring: VecDeque<Slot>,
+    ring: Ring<Slot>,
     /// Entries `[0, done)` of `ring` finished transmission by `cursor`.
     done: usize,
     cursor: SimTime,
@@ -63,7 +64,7 @@ struct FastPipe {
     held_bytes: u64,
     busy_until: SimTime,
     /// Packets to hand over at the far end, with their arrival times.
-    deliver: VecDeque<(SimTime, Packet)>,
+    deliver: Ring<(SimTime, Packet)>,
     /// Drops decided for times after `now` (chained offers): (time, cause, flow).
     late_drops: VecDeque<(SimTime, DropCause, FlowId)>,
 }
@@ -163,13 +164,13 @@ impl Link {
         };
         let pipe = match model {
             LinkModel::Fast => Pipe::Fast(FastPipe {
-                ring: VecDeque::with_capacity(64),
+                ring: Ring::with_capacity(64),
                 done: 0,
                 cursor: SimTime::ZERO,
                 held_packets: 0,
                 held_bytes: 0,
                 busy_until: SimTime::ZERO,
-                deliver: VecDeque::with_capacity(64),
+                deliver: Ring::with_capacity(64),
                 late_drops: VecDeque::new(),
             }),
             LinkModel::PerHop => Pipe::PerHop(PerHopPipe {
@@ -243,15 +244,12 @@ impl Link {
                     }
                     f.ring.pop_front();
                 }
-                while let Some(&(td, _, _)) = f.late_drops.front() {
-                    if td > now {
-                        break;
-                    }
+                while f.late_drops.front().is_some_and(|&(td, _, _)| td <= now) {
                     f.late_drops.pop_front();
                 }
                 f.cursor = f.cursor.max(t);
                 while f.done < f.ring.len() {
-                    let e = f.ring[f.done];
+                    let e = *f.ring.get(f.done);
                     if e.finish > f.cursor {
                         break;
                     }

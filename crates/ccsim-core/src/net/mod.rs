@@ -4,6 +4,7 @@ pub mod droptail;
 pub mod link;
 pub mod queue;
 pub mod red;
+pub mod ring;
 pub mod routing;
 
 pub use link::Link;
