@@ -129,7 +129,7 @@ impl AnyCc {
     /// Build the controller a scenario asks for.
     pub fn build(spec: &CcSpec, ctx: CcContext) -> AnyCc {
         match spec {
-            CcSpec::Reno => AnyCc::Reno(Reno::new(ctx.mss, ctx.init_cwnd, reno::Counting::Bytes)),
+            CcSpec::Reno { counting } => AnyCc::Reno(Reno::new(ctx.mss, ctx.init_cwnd, *counting)),
         }
     }
 

@@ -11,15 +11,7 @@
 use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
 use crate::units::Bytes;
 
-/// How congestion avoidance counts acknowledgements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Counting {
-    /// By bytes acknowledged (RFC 5681 §3.1, recommended).
-    #[default]
-    Bytes,
-    /// Once per ACK of new data (ns-2 `Agent/TCP`).
-    PerAck,
-}
+pub use crate::scenario::AckCounting as Counting;
 
 /// Reno state. The window is kept in fractional bytes so congestion-avoidance increments
 /// smaller than a byte are not lost.

@@ -81,7 +81,8 @@ pub struct LinkSpec {
 /// A queue's size limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueLimit {
-    /// At most this many packets waiting (the packet being transmitted is not counted, as in ns-2).
+    /// At most this many packets held, counting the one being transmitted (the same capacity
+    /// as ns-2's DropTail, which refuses an arrival when `waiting + 1 >= limit`).
     Packets(u64),
     /// At most this many bytes waiting.
     Bytes(u64),
@@ -206,7 +207,28 @@ pub struct RtoSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub enum CcSpec {
     /// Reno AIMD (RFC 5681).
-    Reno,
+    Reno {
+        /// How congestion avoidance counts acknowledgements. Default: bytes.
+        counting: AckCounting,
+    },
+}
+
+impl Default for CcSpec {
+    fn default() -> CcSpec {
+        CcSpec::Reno { counting: AckCounting::Bytes }
+    }
+}
+
+/// How window growth in congestion avoidance counts acknowledgements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AckCounting {
+    /// By bytes acknowledged: about one SMSS per cwnd of bytes acked (RFC 5681 §3.1,
+    /// recommended), so delayed ACKs do not slow growth.
+    #[default]
+    Bytes,
+    /// Once per ACK of new data, SMSS·SMSS/cwnd (RFC 5681 §3.1 eq. 3, ns-2 `Agent/TCP`):
+    /// with delayed ACKs, about ½ SMSS per RTT.
+    PerAck,
 }
 
 /// Loss recovery.

@@ -318,14 +318,20 @@ fn bytes_in(cx: &mut Cx, path: &str, v: &Value, what: &str, lo: u64) -> Option<u
 
 fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
     let cc = match m.get("cc") {
-        None => CcSpec::Reno,
+        None => CcSpec::default(),
         Some(v) => {
             let p = join(path, "cc");
             let owned = as_kind_table(v);
+            let mut counting = AckCounting::Bytes;
             match (&owned, v) {
                 (Some(t), _) | (None, Value::Object(t)) => {
                     if kind(cx, &p, t, "controller", CONTROLLERS).is_some() {
-                        check_keys(cx, &p, t, &["kind"]);
+                        check_keys(cx, &p, t, &["kind", "counting"]);
+                        if let Some(c) = t.get("counting") {
+                            if choice(cx, &join(&p, "counting"), c, "ACK counting", &["bytes", "per_ack"]) == Some(1) {
+                                counting = AckCounting::PerAck;
+                            }
+                        }
                     }
                 }
                 (None, other) => cx.err(
@@ -337,7 +343,7 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
                     ),
                 ),
             }
-            CcSpec::Reno
+            CcSpec::Reno { counting }
         }
     };
     let recovery = match m.get("recovery").map(|v| {

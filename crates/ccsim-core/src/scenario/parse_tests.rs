@@ -175,7 +175,7 @@ fn full_document_round_trips() {
         panic!()
     };
     assert_eq!((s.flows[0].from, s.flows[0].to), (0, 3));
-    assert_eq!(t.cc, CcSpec::Reno);
+    assert_eq!(t.cc, CcSpec::default());
     assert_eq!(t.recovery, RecoverySpec::Sack);
     assert_eq!((t.mss, t.header, t.max_window), (1000, 52, Some(20)));
     assert_eq!((t.init_cwnd, t.dupthresh, t.delayed_ack), (2, 4, None));
@@ -731,4 +731,22 @@ fn toml_syntax_errors_give_line_and_column() {
     );
     assert_problem(&ps, "trace.interval", "1979-05-27");
     assert_problem(&ps, "link[0].loss", "\"NaN\"");
+}
+
+#[test]
+fn reno_ack_counting_is_selectable_and_checked() {
+    let doc = |cc: &str| {
+        format!(
+            "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
+             [[flow]]\nfrom = \"a\"\nto = \"b\"\ncc = {cc}\napp = {{ kind = \"bulk\" }}\n"
+        )
+    };
+    let sc = from_toml_str(&doc("{ kind = \"reno\", counting = \"per_ack\" }"), "t").unwrap();
+    match &sc.flows[0].transport {
+        TransportSpec::Tcp(t) => assert_eq!(t.cc, CcSpec::Reno { counting: AckCounting::PerAck }),
+        _ => panic!("tcp expected"),
+    }
+    let err = from_toml_str(&doc("{ kind = \"reno\", counting = \"sometimes\" }"), "t").unwrap_err();
+    assert_eq!(err.problems[0].path, "flow[0].cc.counting");
+    assert!(err.problems[0].message.contains("bytes, per_ack"), "{}", err.problems[0].message);
 }

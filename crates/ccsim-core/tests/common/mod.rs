@@ -6,7 +6,7 @@ use ccsim_core::units::{Bytes, Dur, Rate, SimTime};
 
 pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
     TcpSpec {
-        cc: CcSpec::Reno,
+        cc: CcSpec::default(),
         recovery,
         mss: 1460,
         header: 40,
