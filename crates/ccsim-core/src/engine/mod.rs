@@ -2,4 +2,4 @@
 
 mod queue;
 
-pub use queue::{Event, EventClass, EventQueue};
+pub use queue::{Event, EventClass, EventQueue, MAX_ENDPOINTS};

@@ -35,16 +35,24 @@ pub enum EventClass {
     Timer = 2,
 }
 
-/// A 4-ary min-heap of events keyed by (time, class, tie). Keys and events are kept in
-/// parallel arrays so the sift loops compare compact keys.
+/// A 4-ary min-heap of events. Each entry is one `u128` that is both the ordering key and
+/// the event: time (64 bits) | class (2) | payload (62). For arrivals and transmission
+/// ends the payload is the link index; for timers it is a 40-bit insertion sequence
+/// followed by a 22-bit target (an endpoint, or `SAMPLE` for sampling), so timers order by
+/// insertion and the target is recovered from the key. Sifting moves 16 bytes per level.
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    keys: Vec<u128>,
-    evs: Vec<Event>,
+    heap: Vec<u128>,
     seq: u64,
 }
 
 const TIE_BITS: u32 = 62;
+const TARGET_BITS: u32 = 22;
+const TARGET_MASK: u64 = (1 << TARGET_BITS) - 1;
+/// Timer target standing for the sampling event.
+const SAMPLE: u64 = TARGET_MASK;
+/// Most endpoints a simulation can have (the timer target field).
+pub const MAX_ENDPOINTS: usize = SAMPLE as usize;
 
 #[inline]
 fn key_of(t: SimTime, class: EventClass, tie: u64) -> u128 {
@@ -52,113 +60,132 @@ fn key_of(t: SimTime, class: EventClass, tie: u64) -> u128 {
     ((t.0 as u128) << 64) | ((class as u128) << TIE_BITS) | tie as u128
 }
 
+#[inline]
+fn decode(k: u128) -> (SimTime, Event) {
+    let t = SimTime((k >> 64) as u64);
+    let tie = (k as u64) & ((1u64 << TIE_BITS) - 1);
+    let ev = match (k >> TIE_BITS as u128) as u64 & 3 {
+        0 => Event::TxDone(LinkId(tie as u32)),
+        1 => Event::LinkArrival(LinkId(tie as u32)),
+        _ => match tie & TARGET_MASK {
+            SAMPLE => Event::Sample,
+            ep => Event::Wakeup(EndpointId(ep as u32)),
+        },
+    };
+    (t, ev)
+}
+
 impl EventQueue {
     /// An empty queue.
     pub fn new() -> EventQueue {
         EventQueue {
-            keys: Vec::with_capacity(256),
-            evs: Vec::with_capacity(256),
+            heap: Vec::with_capacity(256),
             seq: 0,
         }
     }
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.heap.len()
     }
 
     /// Whether no events are pending.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.heap.is_empty()
     }
 
     /// Time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.keys.first().map(|k| SimTime((k >> 64) as u64))
+        self.heap.first().map(|k| SimTime((k >> 64) as u64))
     }
 
     /// The earliest event, left in place (see `pop_top` and `replace_top_*`).
     #[inline]
     pub fn peek(&self) -> Option<(SimTime, Event)> {
-        Some((SimTime((*self.keys.first()? >> 64) as u64), self.evs[0]))
+        self.heap.first().map(|&k| decode(k))
     }
 
     /// Schedule a packet arrival from `link` at `t`.
     #[inline]
     pub fn push_arrival(&mut self, t: SimTime, link: LinkId) {
-        self.push_keyed(
-            key_of(t, EventClass::Arrival, link.0 as u64),
-            Event::LinkArrival(link),
-        );
+        self.push_key(key_of(t, EventClass::Arrival, link.0 as u64));
     }
 
     /// Schedule a transmission end on `link` at `t`.
     #[inline]
     pub fn push_tx_done(&mut self, t: SimTime, link: LinkId) {
-        self.push_keyed(
-            key_of(t, EventClass::TxDone, link.0 as u64),
-            Event::TxDone(link),
-        );
+        self.push_key(key_of(t, EventClass::TxDone, link.0 as u64));
     }
 
-    /// Schedule a timer-class event; ties break by insertion order.
+    /// Schedule a timer-class event (`Wakeup` or `Sample`); ties break by insertion order.
     #[inline]
     pub fn push_timer(&mut self, t: SimTime, ev: Event) {
-        let k = self.next_timer_key(t);
-        self.push_keyed(k, ev);
+        let k = self.timer_key(t, ev);
+        self.push_key(k);
     }
 
     #[inline]
-    fn next_timer_key(&mut self, t: SimTime) -> u128 {
+    fn timer_key(&mut self, t: SimTime, ev: Event) -> u128 {
+        let target = match ev {
+            Event::Wakeup(ep) => {
+                debug_assert!((ep.0 as u64) < SAMPLE, "too many endpoints");
+                ep.0 as u64
+            }
+            Event::Sample => SAMPLE,
+            _ => panic!("not a timer event: {ev:?}"),
+        };
         let s = self.seq;
         self.seq += 1;
-        key_of(t, EventClass::Timer, s)
+        debug_assert!(
+            s < 1 << (TIE_BITS - TARGET_BITS),
+            "timer sequence exhausted"
+        );
+        key_of(t, EventClass::Timer, (s << TARGET_BITS) | target)
     }
 
     /// Replace the earliest event by an arrival from `link` at `t` (which must not be
     /// earlier than the event replaced): one sift instead of a pop and a push.
     #[inline]
     pub fn replace_top_arrival(&mut self, t: SimTime, link: LinkId) {
-        self.replace_top(
-            key_of(t, EventClass::Arrival, link.0 as u64),
-            Event::LinkArrival(link),
-        );
+        self.replace_top(key_of(t, EventClass::Arrival, link.0 as u64));
     }
 
     /// Replace the earliest event by a timer-class event at `t`.
     #[inline]
     pub fn replace_top_timer(&mut self, t: SimTime, ev: Event) {
-        let k = self.next_timer_key(t);
-        self.replace_top(k, ev);
+        let k = self.timer_key(t, ev);
+        self.replace_top(k);
     }
 
     #[inline]
-    fn replace_top(&mut self, key: u128, ev: Event) {
-        debug_assert!(!self.keys.is_empty() && key >= self.keys[0]);
-        self.keys[0] = key;
-        self.evs[0] = ev;
-        self.sift_down(0);
+    fn replace_top(&mut self, key: u128) {
+        debug_assert!(!self.heap.is_empty() && key >= self.heap[0]);
+        self.sift_down(0, key);
     }
 
     #[inline]
-    fn push_keyed(&mut self, key: u128, ev: Event) {
-        self.keys.push(key);
-        self.evs.push(ev);
-        self.sift_up(self.keys.len() - 1);
+    fn push_key(&mut self, key: u128) {
+        self.heap.push(key);
+        let mut i = self.heap.len() - 1;
+        let h = &mut self.heap[..];
+        while i > 0 {
+            let p = (i - 1) / 4;
+            if h[p] <= key {
+                break;
+            }
+            h[i] = h[p];
+            i = p;
+        }
+        h[i] = key;
     }
 
     /// Remove the earliest event.
     #[inline]
     pub fn pop_top(&mut self) {
-        let n = self.keys.len();
-        if n == 0 {
-            return;
-        }
-        self.keys.swap_remove(0);
-        self.evs.swap_remove(0);
-        if n > 2 {
-            self.sift_down(0);
+        let Some(last) = self.heap.pop() else { return };
+        if !self.heap.is_empty() {
+            self.sift_down(0, last);
         }
     }
 
@@ -170,34 +197,17 @@ impl EventQueue {
         Some(top)
     }
 
+    /// Put `key` at position `i` and move it down to its place.
     #[inline]
-    fn sift_up(&mut self, mut i: usize) {
-        let key = self.keys[i];
-        let ev = self.evs[i];
-        while i > 0 {
-            let p = (i - 1) / 4;
-            if self.keys[p] <= key {
-                break;
-            }
-            self.keys[i] = self.keys[p];
-            self.evs[i] = self.evs[p];
-            i = p;
-        }
-        self.keys[i] = key;
-        self.evs[i] = ev;
-    }
-
-    #[inline]
-    fn sift_down(&mut self, mut i: usize) {
-        let n = self.keys.len();
-        let key = self.keys[i];
-        let ev = self.evs[i];
+    fn sift_down(&mut self, mut i: usize, key: u128) {
+        let h = &mut self.heap[..];
+        let n = h.len();
         loop {
             let c0 = 4 * i + 1;
             if c0 >= n {
                 break;
             }
-            let kids = &self.keys[c0..(c0 + 4).min(n)];
+            let kids = &h[c0..(c0 + 4).min(n)];
             let mut m = 0;
             let mut mk = kids[0];
             for (j, &k) in kids.iter().enumerate().skip(1) {
@@ -209,13 +219,10 @@ impl EventQueue {
             if mk >= key {
                 break;
             }
-            let c = c0 + m;
-            self.keys[i] = mk;
-            self.evs[i] = self.evs[c];
-            i = c;
+            h[i] = mk;
+            i = c0 + m;
         }
-        self.keys[i] = key;
-        self.evs[i] = ev;
+        h[i] = key;
     }
 }
 

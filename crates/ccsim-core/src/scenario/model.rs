@@ -215,7 +215,9 @@ pub enum CcSpec {
 
 impl Default for CcSpec {
     fn default() -> CcSpec {
-        CcSpec::Reno { counting: AckCounting::Bytes }
+        CcSpec::Reno {
+            counting: AckCounting::Bytes,
+        }
     }
 }
 

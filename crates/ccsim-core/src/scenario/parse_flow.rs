@@ -328,7 +328,14 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
                     if kind(cx, &p, t, "controller", CONTROLLERS).is_some() {
                         check_keys(cx, &p, t, &["kind", "counting"]);
                         if let Some(c) = t.get("counting") {
-                            if choice(cx, &join(&p, "counting"), c, "ACK counting", &["bytes", "per_ack"]) == Some(1) {
+                            if choice(
+                                cx,
+                                &join(&p, "counting"),
+                                c,
+                                "ACK counting",
+                                &["bytes", "per_ack"],
+                            ) == Some(1)
+                            {
                                 counting = AckCounting::PerAck;
                             }
                         }

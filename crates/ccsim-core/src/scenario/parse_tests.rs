@@ -743,10 +743,20 @@ fn reno_ack_counting_is_selectable_and_checked() {
     };
     let sc = from_toml_str(&doc("{ kind = \"reno\", counting = \"per_ack\" }"), "t").unwrap();
     match &sc.flows[0].transport {
-        TransportSpec::Tcp(t) => assert_eq!(t.cc, CcSpec::Reno { counting: AckCounting::PerAck }),
+        TransportSpec::Tcp(t) => assert_eq!(
+            t.cc,
+            CcSpec::Reno {
+                counting: AckCounting::PerAck
+            }
+        ),
         _ => panic!("tcp expected"),
     }
-    let err = from_toml_str(&doc("{ kind = \"reno\", counting = \"sometimes\" }"), "t").unwrap_err();
+    let err =
+        from_toml_str(&doc("{ kind = \"reno\", counting = \"sometimes\" }"), "t").unwrap_err();
     assert_eq!(err.problems[0].path, "flow[0].cc.counting");
-    assert!(err.problems[0].message.contains("bytes, per_ack"), "{}", err.problems[0].message);
+    assert!(
+        err.problems[0].message.contains("bytes, per_ack"),
+        "{}",
+        err.problems[0].message
+    );
 }
