@@ -207,15 +207,28 @@ impl EventQueue {
             if c0 >= n {
                 break;
             }
-            let kids = &h[c0..(c0 + 4).min(n)];
-            let mut m = 0;
-            let mut mk = kids[0];
-            for (j, &k) in kids.iter().enumerate().skip(1) {
-                if k < mk {
-                    mk = k;
-                    m = j;
+            let (m, mk) = if c0 + 3 < n {
+                // Full node: a small tournament, no loop.
+                let (a, b, c, d) = (h[c0], h[c0 + 1], h[c0 + 2], h[c0 + 3]);
+                let (i1, k1) = if b < a { (1, b) } else { (0, a) };
+                let (i2, k2) = if d < c { (3, d) } else { (2, c) };
+                if k2 < k1 {
+                    (i2, k2)
+                } else {
+                    (i1, k1)
                 }
-            }
+            } else {
+                let kids = &h[c0..n];
+                let mut m = 0;
+                let mut mk = kids[0];
+                for (j, &k) in kids.iter().enumerate().skip(1) {
+                    if k < mk {
+                        mk = k;
+                        m = j;
+                    }
+                }
+                (m, mk)
+            };
             if mk >= key {
                 break;
             }
