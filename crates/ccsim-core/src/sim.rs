@@ -24,7 +24,7 @@ use crate::scenario::{
     LinkModel, Problem, QueueSpec, RecoverySpec, Scenario, ScenarioError, TransportSpec,
 };
 use crate::trace::{FlowSample, Sampler};
-use crate::transport::tcp::{TcpConfig, TcpReceiver, TcpSender};
+use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::udp::{UdpSink, UdpSource};
 use crate::transport::Endpoint;
 use crate::units::SimTime;
@@ -194,7 +194,7 @@ impl Simulation {
                         fid,
                         dst,
                         rx,
-                        TcpConfig::from(t),
+                        t.clone(),
                         app,
                     )));
                     endpoints.push(Endpoint::TcpReceiver(TcpReceiver::new(

@@ -41,14 +41,8 @@ fn lossy_mix() -> Scenario {
     net.duplex("a", "r1", 100.0, 2.0, 50);
     net.duplex("b", "r1", 100.0, 3.0, 50);
     let red = QueueSpec::Red(RedSpec {
-        min_th: None,
-        max_th: None,
-        max_p: 0.1,
-        w_q: None,
-        gentle: true,
-        wait: true,
         limit: 60,
-        mean_pktsize: ccsim_core::units::Bytes(500),
+        ..RedSpec::default()
     });
     net.link("r1", "r2", 10.0, 20.0, red, LossSpec::Bernoulli(0.01));
     net.link(

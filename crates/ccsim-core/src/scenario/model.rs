@@ -121,6 +121,23 @@ pub struct RedSpec {
     pub mean_pktsize: Bytes,
 }
 
+impl Default for RedSpec {
+    /// ns-2's defaults (ALGORITHMS.md §1.9): automatic thresholds and weight, max_p 0.1,
+    /// gentle, uniform drop spacing, limit 50 packets, mean packet size 500 B.
+    fn default() -> RedSpec {
+        RedSpec {
+            min_th: None,
+            max_th: None,
+            max_p: 0.1,
+            w_q: None,
+            gentle: true,
+            wait: true,
+            limit: 50,
+            mean_pktsize: Bytes(500),
+        }
+    }
+}
+
 /// Loss applied at link entry.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LossSpec {

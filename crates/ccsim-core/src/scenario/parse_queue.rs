@@ -2,7 +2,6 @@
 
 use super::reader::*;
 use crate::scenario::model::*;
-use crate::units::Bytes;
 use serde_json::{Map, Value};
 
 const DROPTAIL_KEYS: &[&str] = &["kind", "limit"];
@@ -25,16 +24,7 @@ pub(crate) fn default_droptail() -> QueueSpec {
 }
 
 fn default_red() -> RedSpec {
-    RedSpec {
-        min_th: None,
-        max_th: None,
-        max_p: 0.1,
-        w_q: None,
-        gentle: true,
-        wait: true,
-        limit: 50,
-        mean_pktsize: Bytes(500),
-    }
+    RedSpec::default()
 }
 
 pub(crate) fn parse_queue(cx: &mut Cx, path: &str, v: &Value) -> QueueSpec {

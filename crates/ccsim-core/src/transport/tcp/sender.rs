@@ -8,12 +8,11 @@
 
 use super::rto::RttEstimator;
 use super::scoreboard::Scoreboard;
-use super::TcpConfig;
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::{AckEvent, AnyCc, CcContext, CongestionEvent, CongestionKind, RoundEvent};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
-use crate::scenario::RecoverySpec;
+use crate::scenario::{RecoverySpec, TcpSpec};
 use crate::units::{Bytes, Dur, SimTime};
 
 /// Sender counters for the flow summary.
@@ -54,7 +53,7 @@ pub struct TcpSender {
     flow: FlowId,
     dst: NodeId,
     peer: EndpointId,
-    cfg: TcpConfig,
+    cfg: TcpSpec,
     cc: AnyCc,
     rtt: RttEstimator,
     app: SenderApp,
@@ -93,7 +92,7 @@ impl TcpSender {
         flow: FlowId,
         dst: NodeId,
         peer: EndpointId,
-        cfg: TcpConfig,
+        cfg: TcpSpec,
         app: SenderApp,
     ) -> TcpSender {
         let cc = Self::fresh_cc(&cfg);
@@ -126,7 +125,7 @@ impl TcpSender {
         }
     }
 
-    fn fresh_cc(cfg: &TcpConfig) -> AnyCc {
+    fn fresh_cc(cfg: &TcpSpec) -> AnyCc {
         AnyCc::build(
             &cfg.cc,
             CcContext {
@@ -512,15 +511,20 @@ impl TcpSender {
         }
     }
 
-    fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+    /// Tell the controller of a loss; FlightSize is everything outstanding (RFC 5681 §3.1).
+    fn signal_congestion(&mut self, now: SimTime, kind: CongestionKind) {
         let mss = self.mss();
-        let flight = (self.sb.end() - self.una) * mss;
         self.cc.inner_mut().on_congestion(&CongestionEvent {
             now,
-            kind: CongestionKind::FastRetransmit,
-            flight_size: Bytes(flight),
+            kind,
+            flight_size: Bytes((self.sb.end() - self.una) * mss),
             mss: Bytes(mss),
         });
+    }
+
+    fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let mss = self.mss();
+        self.signal_congestion(now, CongestionKind::FastRetransmit);
         self.stats.fast_recoveries += 1;
         let recover = self.sb.end();
         self.phase = Phase::Recovery {
@@ -548,15 +552,8 @@ impl TcpSender {
     }
 
     fn on_rto(&mut self, now: SimTime) {
-        let mss = self.mss();
         self.stats.timeouts += 1;
-        let flight = (self.sb.end() - self.una) * mss;
-        self.cc.inner_mut().on_congestion(&CongestionEvent {
-            now,
-            kind: CongestionKind::Timeout,
-            flight_size: Bytes(flight),
-            mss: Bytes(mss),
-        });
+        self.signal_congestion(now, CongestionKind::Timeout);
         self.rtt.back_off();
         self.phase = Phase::AfterTimeout {
             recover: self.sb.end(),
