@@ -156,7 +156,8 @@ pub struct LinkSummary {
 /// Columnar time series. Each table is a set of equally long `f64` columns.
 #[derive(Clone, Debug, Default)]
 pub struct Series {
-    /// Per-flow samples: time_s, flow (index), cwnd_bytes, ssthresh_bytes, srtt_s, rate_bps.
+    /// Per-flow samples: time_s, flow (index), cwnd_bytes (window in use, with fast-recovery
+    /// inflation), ssthresh_bytes, srtt_s, rate_bps (goodput since the previous sample).
     pub flows: Table,
     /// Per-link samples: time_s, link (index), queue_packets, queue_bytes.
     pub links: Table,
