@@ -80,7 +80,7 @@ impl Dur {
         self.0 as f64 / NS_PER_SEC as f64
     }
     /// Multiply by an integer, saturating.
-    pub fn mul(self, k: u64) -> Dur {
+    pub fn saturating_mul(self, k: u64) -> Dur {
         Dur(self.0.saturating_mul(k))
     }
 }
