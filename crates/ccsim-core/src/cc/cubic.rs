@@ -72,6 +72,11 @@ impl Cubic {
         self.epoch.map(|e| e.k)
     }
 
+    /// When the current congestion-avoidance stage started.
+    pub fn epoch_start(&self) -> Option<SimTime> {
+        self.epoch.map(|e| e.start)
+    }
+
     /// The window in segments.
     pub fn cwnd_segments(&self) -> f64 {
         self.cwnd
