@@ -12,12 +12,20 @@
 //! Adding a controller: one file here, one variant in `AnyCc`, one in `CcSpec`, unit tests
 //! in its file (see docs/adding-a-controller.md).
 
+pub mod cubic;
+pub mod fast;
 pub mod reno;
+pub mod vegas;
+pub mod westwood;
 
 use crate::scenario::CcSpec;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
+pub use cubic::Cubic;
+pub use fast::Fast;
 pub use reno::Reno;
+pub use vegas::Vegas;
+pub use westwood::Westwood;
 
 /// What an ACK told the sender. Built once per ACK by the transport.
 #[derive(Clone, Copy, Debug)]
@@ -114,6 +122,14 @@ pub trait CongestionControl {
 pub enum AnyCc {
     /// Reno AIMD.
     Reno(Reno),
+    /// TCP Vegas.
+    Vegas(Vegas),
+    /// Westwood+.
+    Westwood(Westwood),
+    /// CUBIC (RFC 9438).
+    Cubic(Cubic),
+    /// FAST TCP.
+    Fast(Fast),
 }
 
 /// Construction context for controllers.
@@ -130,6 +146,10 @@ impl AnyCc {
     pub fn build(spec: &CcSpec, ctx: CcContext) -> AnyCc {
         match spec {
             CcSpec::Reno { counting } => AnyCc::Reno(Reno::new(ctx.mss, ctx.init_cwnd, *counting)),
+            CcSpec::Vegas(p) => AnyCc::Vegas(Vegas::new(ctx.mss, ctx.init_cwnd, *p)),
+            CcSpec::Westwood(p) => AnyCc::Westwood(Westwood::new(ctx.mss, ctx.init_cwnd, *p)),
+            CcSpec::Cubic(p) => AnyCc::Cubic(Cubic::new(ctx.mss, ctx.init_cwnd, *p)),
+            CcSpec::Fast(p) => AnyCc::Fast(Fast::new(ctx.mss, ctx.init_cwnd, *p)),
         }
     }
 
@@ -138,6 +158,10 @@ impl AnyCc {
     pub fn inner(&self) -> &dyn CongestionControl {
         match self {
             AnyCc::Reno(c) => c,
+            AnyCc::Vegas(c) => c,
+            AnyCc::Westwood(c) => c,
+            AnyCc::Cubic(c) => c,
+            AnyCc::Fast(c) => c,
         }
     }
 
@@ -146,6 +170,10 @@ impl AnyCc {
     pub fn inner_mut(&mut self) -> &mut dyn CongestionControl {
         match self {
             AnyCc::Reno(c) => c,
+            AnyCc::Vegas(c) => c,
+            AnyCc::Westwood(c) => c,
+            AnyCc::Cubic(c) => c,
+            AnyCc::Fast(c) => c,
         }
     }
 }

@@ -225,7 +225,7 @@ mod tests {
     fn bad_parameters_are_reported_by_the_parser() {
         let p = DumbbellParams {
             bottleneck_rate: "100 Mbps".into(),
-            cc: "cubic".into(),
+            cc: "cubc".into(),
             ..DumbbellParams::default()
         };
         let e = from_json_value(&dumbbell(&p), "dumbbell").unwrap_err();

@@ -228,6 +228,122 @@ pub enum CcSpec {
         /// How congestion avoidance counts acknowledgements. Default: bytes.
         counting: AckCounting,
     },
+    /// TCP Vegas (Brakmo & Peterson 1995), `cc/vegas.rs`.
+    Vegas(VegasSpec),
+    /// Westwood+ (Grieco & Mascolo 2004), `cc/westwood.rs`.
+    Westwood(WestwoodSpec),
+    /// CUBIC (RFC 9438), `cc/cubic.rs`.
+    Cubic(CubicSpec),
+    /// FAST TCP (Jin, Wei & Low 2004), `cc/fast.rs`.
+    Fast(FastSpec),
+}
+
+/// Vegas thresholds, in packets queued by the flow (ALGORITHMS.md §1.5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VegasSpec {
+    /// Below this many queued packets, grow by one packet per RTT. Default 1 (ns-2/paper).
+    pub alpha: f64,
+    /// Above this many, shrink by one packet per RTT. Default 3 (ns-2/paper).
+    pub beta: f64,
+    /// Leave slow start when more than this many are queued. Default 1.
+    pub gamma: f64,
+}
+
+impl VegasSpec {
+    /// ns-2 `Agent/TCP/Vegas` and the original paper: α, β, γ = 1, 3, 1 (the default).
+    pub const NS2: VegasSpec = VegasSpec {
+        alpha: 1.0,
+        beta: 3.0,
+        gamma: 1.0,
+    };
+    /// Linux `tcp_vegas.c` and ns-3: α, β, γ = 2, 4, 1.
+    pub const LINUX: VegasSpec = VegasSpec {
+        alpha: 2.0,
+        beta: 4.0,
+        gamma: 1.0,
+    };
+}
+
+impl Default for VegasSpec {
+    fn default() -> VegasSpec {
+        VegasSpec::NS2
+    }
+}
+
+/// Westwood+ bandwidth-estimate parameters (ALGORITHMS.md §1.6).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WestwoodSpec {
+    /// Low-pass filter applied to the per-RTT samples. Default: EWMA 0.9 (paper).
+    pub filter: WestwoodFilter,
+    /// Shortest sampling interval: rounds are merged until they span this long.
+    /// Default 50 ms (Linux `tcp_westwood.c`).
+    pub min_interval: Dur,
+}
+
+impl Default for WestwoodSpec {
+    fn default() -> WestwoodSpec {
+        WestwoodSpec {
+            filter: WestwoodFilter::Ewma,
+            min_interval: Dur::from_millis(50),
+        }
+    }
+}
+
+/// The Westwood+ bandwidth filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum WestwoodFilter {
+    /// b ← 0.9·b + 0.1·sample (Grieco & Mascolo).
+    #[default]
+    Ewma,
+    /// Two cascaded EWMAs of gain 7/8 (Linux `tcp_westwood.c`).
+    Linux,
+    /// b ← 0.9·b + 0.1·(sample + previous sample)/2 (ns-3 `TcpWestwoodPlus`, Tustin).
+    Tustin,
+}
+
+/// CUBIC parameters (RFC 9438 §4.2, §4.6, §4.7, §4.3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubicSpec {
+    /// C in W(t) = C·(t − K)³ + W_max, segments/s³. Default 0.4 (RFC 9438 §5).
+    pub c: f64,
+    /// Multiplicative decrease β_cubic. Default 0.7 (RFC 9438 §4.6).
+    pub beta: f64,
+    /// Fast convergence (RFC 9438 §4.7). Default on.
+    pub fast_convergence: bool,
+    /// Reno-friendly region (RFC 9438 §4.3). Default on.
+    pub reno_friendly: bool,
+}
+
+impl Default for CubicSpec {
+    fn default() -> CubicSpec {
+        CubicSpec {
+            c: 0.4,
+            beta: 0.7,
+            fast_convergence: true,
+            reno_friendly: true,
+        }
+    }
+}
+
+/// FAST TCP parameters (ALGORITHMS.md §1.7).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FastSpec {
+    /// Packets each flow aims to keep queued. Default 250 (ALGORITHMS.md §3.0.4 item 10).
+    pub alpha: f64,
+    /// Step γ ∈ (0, 1] of the window update. Default 0.5 (ns-2 module).
+    pub gamma: f64,
+    /// Update every other round instead of every round. Default false (ns-2 module v1.1).
+    pub every_other_rtt: bool,
+}
+
+impl Default for FastSpec {
+    fn default() -> FastSpec {
+        FastSpec {
+            alpha: 250.0,
+            gamma: 0.5,
+            every_other_rtt: false,
+        }
+    }
 }
 
 impl Default for CcSpec {

@@ -1,0 +1,261 @@
+//! FAST TCP (Jin, Wei & Low, INFOCOM 2004; ALGORITHMS.md §1.7). Windows in packets.
+//!
+//! Three separate parts, each a small function, so that variants (for example the
+//! multipath-routing seed's RTT averaging with a = 1/(4·cwnd) and its filtered baseRTT,
+//! ALGORITHMS.md §3.0.3) replace one part only:
+//!
+//! - **RTT average** (`avg_rtt_weight`, `update_avg_rtt`): per RTT sample,
+//!   avgRTT ← (1 − a)·avgRTT + a·RTT with a = min(1/256, 3/cwnd) (the ns-2 module's weight:
+//!   1/256 while cwnd/3 ≤ 256, else 3/cwnd). The first sample initialises it.
+//! - **Base RTT** (`update_base_rtt`): the smallest RTT sample.
+//! - **Window update** (`fast_update`), once per round (`on_round`; every other round if
+//!   `every_other_rtt`):
+//!   w ← min{2w, (1 − γ)·w + γ·(baseRTT/avgRTT·w + α)}, at least 2 packets.
+//!   Its fixed point is w·(1 − baseRTT/avgRTT) = α: α packets queued per flow.
+//!
+//! There is no separate slow start: the law itself (capped at doubling) brings the window
+//! up. Loss is handled as the ns-2 module does: a fast retransmit halves the window
+//! (ssthresh = cwnd = max(cwnd/2, 2)); a timeout sets cwnd = 2 packets and
+//! ssthresh = max(cwnd/2, 2). No update is made in rounds that end during fast recovery.
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
+use crate::scenario::FastSpec;
+use crate::units::{Bytes, Dur, SimTime};
+
+/// The FAST window law: min{2w, (1 − γ)·w + γ·(base/avg·w + α)} (packets, seconds).
+pub fn fast_update(w: f64, base_rtt: f64, avg_rtt: f64, alpha: f64, gamma: f64) -> f64 {
+    let target = base_rtt / avg_rtt * w + alpha;
+    (2.0 * w).min((1.0 - gamma) * w + gamma * target)
+}
+
+/// FAST state.
+#[derive(Clone, Debug)]
+pub struct Fast {
+    mss: f64,
+    p: FastSpec,
+    /// Windows in packets.
+    cwnd: f64,
+    ssthresh: f64,
+    /// Seconds.
+    base_rtt: Option<f64>,
+    avg_rtt: Option<f64>,
+    in_recovery: bool,
+    /// With `every_other_rtt`: whether the next round updates.
+    update_next: bool,
+}
+
+impl Fast {
+    /// Start with `init_cwnd` bytes.
+    pub fn new(mss: Bytes, init_cwnd: Bytes, p: FastSpec) -> Fast {
+        Fast {
+            mss: mss.0 as f64,
+            p,
+            cwnd: init_cwnd.0 as f64 / mss.0 as f64,
+            ssthresh: f64::MAX,
+            base_rtt: None,
+            avg_rtt: None,
+            in_recovery: false,
+            update_next: true,
+        }
+    }
+
+    /// The window in packets.
+    pub fn cwnd_packets(&self) -> f64 {
+        self.cwnd
+    }
+    /// baseRTT, once there is a sample.
+    pub fn base_rtt(&self) -> Option<Dur> {
+        self.base_rtt.map(Dur::from_secs_f64)
+    }
+    /// avgRTT, once there is a sample.
+    pub fn avg_rtt(&self) -> Option<Dur> {
+        self.avg_rtt.map(Dur::from_secs_f64)
+    }
+
+    /// EWMA weight of one RTT sample: min(1/256, 3/cwnd) (ns-2 module).
+    pub fn avg_rtt_weight(&self) -> f64 {
+        (1.0 / 256.0f64).min(3.0 / self.cwnd.max(1.0))
+    }
+
+    /// avgRTT ← (1 − a)·avgRTT + a·sample; the first sample initialises it.
+    fn update_avg_rtt(&mut self, sample: f64) {
+        let a = self.avg_rtt_weight();
+        self.avg_rtt = Some(match self.avg_rtt {
+            None => sample,
+            Some(avg) => (1.0 - a) * avg + a * sample,
+        });
+    }
+
+    /// baseRTT = the smallest sample.
+    fn update_base_rtt(&mut self, sample: f64) {
+        self.base_rtt = Some(self.base_rtt.map_or(sample, |b| b.min(sample)));
+    }
+}
+
+impl CongestionControl for Fast {
+    fn name(&self) -> &'static str {
+        "fast"
+    }
+    fn cwnd(&self) -> Bytes {
+        Bytes((self.cwnd * self.mss) as u64)
+    }
+    fn ssthresh(&self) -> Bytes {
+        Bytes((self.ssthresh * self.mss).min(u64::MAX as f64) as u64)
+    }
+    fn on_ack(&mut self, ev: &AckEvent) {
+        self.in_recovery = ev.in_recovery;
+        if let Some(r) = ev.rtt {
+            let s = r.secs();
+            self.update_base_rtt(s);
+            self.update_avg_rtt(s);
+        }
+    }
+    fn on_round(&mut self, _ev: &RoundEvent) {
+        if self.in_recovery {
+            return;
+        }
+        if self.p.every_other_rtt {
+            self.update_next = !self.update_next;
+            if !self.update_next {
+                return;
+            }
+        }
+        let (Some(base), Some(avg)) = (self.base_rtt, self.avg_rtt) else {
+            return;
+        };
+        self.cwnd = fast_update(self.cwnd, base, avg, self.p.alpha, self.p.gamma).max(2.0);
+    }
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        self.ssthresh = (self.cwnd / 2.0).max(2.0);
+        self.cwnd = match ev.kind {
+            CongestionKind::FastRetransmit => {
+                self.in_recovery = true;
+                self.ssthresh
+            }
+            CongestionKind::Timeout => 2.0,
+        };
+    }
+    fn on_recovery_exit(&mut self, _now: SimTime) {
+        self.in_recovery = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    fn ack(rtt_ms: f64) -> AckEvent {
+        AckEvent {
+            now: SimTime::ZERO,
+            acked: Bytes(MSS),
+            sacked: Bytes(0),
+            rtt: Some(Dur::from_secs_f64(rtt_ms / 1000.0)),
+            srtt: Dur::from_millis(100),
+            min_rtt: Dur::from_millis(100),
+            in_flight: Bytes(0),
+            delivered: Bytes(0),
+            in_recovery: false,
+            mss: Bytes(MSS),
+        }
+    }
+
+    fn round() -> RoundEvent {
+        RoundEvent {
+            now: SimTime::ZERO,
+            min_rtt_in_round: None,
+            delivered_in_round: Bytes(0),
+            duration: Dur::from_millis(100),
+        }
+    }
+
+    fn spec(alpha: f64) -> FastSpec {
+        FastSpec {
+            alpha,
+            ..FastSpec::default()
+        }
+    }
+
+    #[test]
+    fn the_law_and_its_fixed_point() {
+        // No queueing: w + γα, capped at doubling.
+        assert_eq!(fast_update(100.0, 0.1, 0.1, 20.0, 0.5), 110.0);
+        assert_eq!(fast_update(4.0, 0.1, 0.1, 20.0, 0.5), 8.0);
+        // At w·(1 − base/avg) = α the window does not move: w = 120, base/avg = 5/6.
+        let w = fast_update(120.0, 0.1, 0.12, 20.0, 0.5);
+        assert!((w - 120.0).abs() < 1e-9, "{w}");
+    }
+
+    #[test]
+    fn converges_to_alpha_queued_on_a_fluid_link() {
+        // A fluid bottleneck: 1000 packets/s, 100 ms propagation. RTT = 0.1 + q/C with
+        // q = max(0, w − C·0.1). The window should settle where q = α.
+        let (c, prop, alpha) = (1000.0, 0.1, 20.0);
+        let mut f = Fast::new(Bytes(MSS), Bytes(2 * MSS), spec(alpha));
+        for _ in 0..300 {
+            let q = (f.cwnd_packets() - c * prop).max(0.0);
+            let rtt = prop + q / c;
+            for _ in 0..(f.cwnd_packets() as usize) {
+                f.on_ack(&ack(rtt * 1000.0));
+            }
+            f.on_round(&round());
+        }
+        let q = f.cwnd_packets() - c * prop;
+        assert!((q - alpha).abs() < 1.0, "queue {q}");
+    }
+
+    #[test]
+    fn average_weight_and_base_rtt() {
+        let mut f = Fast::new(Bytes(MSS), Bytes(10 * MSS), spec(20.0));
+        f.on_ack(&ack(100.0));
+        assert_eq!(f.avg_rtt(), Some(Dur::from_millis(100)));
+        f.on_ack(&ack(356.0));
+        // a = 1/256 at cwnd 10: avg = 100 + 256/256 = 101 ms.
+        assert!((f.avg_rtt().unwrap().secs() - 0.101).abs() < 1e-9);
+        assert_eq!(f.base_rtt(), Some(Dur::from_millis(100)));
+        // Above 768 packets the weight is 3/cwnd.
+        let big = Fast::new(Bytes(MSS), Bytes(1500 * MSS), spec(20.0));
+        assert_eq!(big.avg_rtt_weight(), 3.0 / 1500.0);
+    }
+
+    #[test]
+    fn loss_halves_and_timeout_sets_two_packets() {
+        let mut f = Fast::new(Bytes(MSS), Bytes(40 * MSS), spec(20.0));
+        f.on_ack(&ack(100.0));
+        f.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind: CongestionKind::FastRetransmit,
+            flight_size: Bytes(40 * MSS),
+            mss: Bytes(MSS),
+        });
+        assert_eq!(f.cwnd(), Bytes(20 * MSS));
+        f.on_round(&round());
+        assert_eq!(f.cwnd(), Bytes(20 * MSS), "no update during recovery");
+        f.on_recovery_exit(SimTime::ZERO);
+        f.on_round(&round());
+        assert_eq!(f.cwnd(), Bytes(30 * MSS));
+        f.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind: CongestionKind::Timeout,
+            flight_size: Bytes(30 * MSS),
+            mss: Bytes(MSS),
+        });
+        assert_eq!(f.cwnd(), Bytes(2 * MSS));
+        assert_eq!(f.ssthresh(), Bytes(15 * MSS));
+    }
+
+    #[test]
+    fn every_other_rtt_skips_alternate_rounds() {
+        let p = FastSpec {
+            every_other_rtt: true,
+            ..spec(20.0)
+        };
+        let mut f = Fast::new(Bytes(MSS), Bytes(100 * MSS), p);
+        f.on_ack(&ack(100.0));
+        f.on_round(&round());
+        assert_eq!(f.cwnd(), Bytes(100 * MSS));
+        f.on_round(&round());
+        assert_eq!(f.cwnd(), Bytes(110 * MSS));
+    }
+}

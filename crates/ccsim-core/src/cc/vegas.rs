@@ -1,0 +1,270 @@
+//! TCP Vegas (Brakmo & Peterson, IEEE JSAC 1995; ALGORITHMS.md §1.5).
+//!
+//! Once per round (`on_round`) Vegas estimates how many of its packets sit in queues:
+//!
+//! ```text
+//! diff = (cwnd/BaseRTT − cwnd/RTT) · BaseRTT = cwnd · (RTT − BaseRTT) / RTT   [packets]
+//! ```
+//!
+//! with BaseRTT the smallest RTT sample seen and RTT the smallest sample of the round
+//! (Linux's filter against delayed-ACK inflation). The division is by RTT, the paper's form
+//! (and ns-2's and ns-3's); Linux divides by BaseRTT.
+//!
+//! - Congestion avoidance: diff < α → cwnd += 1 packet; diff > β → cwnd −= 1 packet;
+//!   otherwise hold. The window never goes below 2 packets.
+//! - Slow start (cwnd < ssthresh): grow as Reno (one MSS per MSS acknowledged) but only
+//!   every other round; when diff > γ leave slow start the ns-2 way: cwnd −= cwnd/8 and
+//!   ssthresh = 2 packets.
+//! - Loss: Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh after a fast
+//!   retransmit, 1 MSS after a timeout. ns-2's fine-grained Vegas timeouts are not modelled:
+//!   recovery is the transport's.
+//! - Rounds that end in fast recovery, or carry no RTT sample (Karn), change nothing.
+
+use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
+use crate::scenario::VegasSpec;
+use crate::units::{Bytes, Dur};
+
+/// Vegas state. Windows in fractional bytes.
+#[derive(Clone, Debug)]
+pub struct Vegas {
+    mss: f64,
+    cwnd: f64,
+    ssthresh: f64,
+    p: VegasSpec,
+    base_rtt: Option<Dur>,
+    /// Whether slow start may grow in the current round (it grows every other round).
+    ss_grow: bool,
+    in_recovery: bool,
+    last_diff: Option<f64>,
+}
+
+impl Vegas {
+    /// Start with `init_cwnd` bytes, in slow start.
+    pub fn new(mss: Bytes, init_cwnd: Bytes, p: VegasSpec) -> Vegas {
+        Vegas {
+            mss: mss.0 as f64,
+            cwnd: init_cwnd.0 as f64,
+            ssthresh: f64::MAX,
+            p,
+            base_rtt: None,
+            ss_grow: true,
+            in_recovery: false,
+            last_diff: None,
+        }
+    }
+
+    /// The smallest RTT seen.
+    pub fn base_rtt(&self) -> Option<Dur> {
+        self.base_rtt
+    }
+
+    /// The last per-round estimate of the flow's queued packets.
+    pub fn last_diff(&self) -> Option<f64> {
+        self.last_diff
+    }
+
+    /// Queued packets estimated from a window of `cwnd_pkts` packets (paper form).
+    pub fn diff(cwnd_pkts: f64, base_rtt: Dur, rtt: Dur) -> f64 {
+        let rtt = rtt.secs().max(1e-12);
+        cwnd_pkts * (rtt - base_rtt.secs()) / rtt
+    }
+}
+
+impl CongestionControl for Vegas {
+    fn name(&self) -> &'static str {
+        "vegas"
+    }
+    fn cwnd(&self) -> Bytes {
+        Bytes(self.cwnd as u64)
+    }
+    fn ssthresh(&self) -> Bytes {
+        Bytes(self.ssthresh.min(u64::MAX as f64) as u64)
+    }
+    fn on_ack(&mut self, ev: &AckEvent) {
+        if let Some(r) = ev.rtt {
+            self.base_rtt = Some(self.base_rtt.map_or(r, |b| b.min(r)));
+        }
+        self.in_recovery = ev.in_recovery;
+        if ev.acked.0 == 0 || ev.in_recovery {
+            return;
+        }
+        // Slow start, every other round; congestion avoidance moves only in `on_round`.
+        if self.cwnd < self.ssthresh && self.ss_grow {
+            self.cwnd += (ev.acked.0 as f64).min(self.mss);
+        }
+    }
+    fn on_round(&mut self, ev: &RoundEvent) {
+        if self.in_recovery {
+            return;
+        }
+        let (Some(rtt), Some(base)) = (ev.min_rtt_in_round, self.base_rtt) else {
+            return;
+        };
+        let diff = Vegas::diff(self.cwnd / self.mss, base, rtt);
+        self.last_diff = Some(diff);
+        let floor = 2.0 * self.mss;
+        if self.cwnd < self.ssthresh {
+            if diff > self.p.gamma {
+                // ns-2 `tcp-vegas.cc`: leave slow start, cwnd −= cwnd/8, ssthresh = 2.
+                self.cwnd = (self.cwnd - self.cwnd / 8.0).max(floor);
+                self.ssthresh = floor;
+            } else {
+                self.ss_grow = !self.ss_grow;
+            }
+        } else if diff < self.p.alpha {
+            self.cwnd += self.mss;
+        } else if diff > self.p.beta {
+            self.cwnd = (self.cwnd - self.mss).max(floor);
+        }
+    }
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        // Reno (RFC 5681 §3.1 eq. 4).
+        self.ssthresh = (ev.flight_size.0 as f64 / 2.0).max(2.0 * self.mss);
+        self.cwnd = match ev.kind {
+            CongestionKind::FastRetransmit => {
+                self.in_recovery = true;
+                self.ssthresh
+            }
+            CongestionKind::Timeout => self.mss,
+        };
+        self.ss_grow = true;
+    }
+    fn on_recovery_exit(&mut self, _now: crate::units::SimTime) {
+        self.in_recovery = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::SimTime;
+
+    const MSS: u64 = 1000;
+
+    fn ack(acked: u64, rtt_ms: u64) -> AckEvent {
+        AckEvent {
+            now: SimTime::ZERO,
+            acked: Bytes(acked),
+            sacked: Bytes(0),
+            rtt: Some(Dur::from_millis(rtt_ms)),
+            srtt: Dur::from_millis(rtt_ms),
+            min_rtt: Dur::from_millis(rtt_ms),
+            in_flight: Bytes(0),
+            delivered: Bytes(0),
+            in_recovery: false,
+            mss: Bytes(MSS),
+        }
+    }
+
+    fn round(rtt_ms: u64) -> RoundEvent {
+        RoundEvent {
+            now: SimTime::ZERO,
+            min_rtt_in_round: Some(Dur::from_millis(rtt_ms)),
+            delivered_in_round: Bytes(0),
+            duration: Dur::from_millis(rtt_ms),
+        }
+    }
+
+    fn pkts(v: &Vegas) -> f64 {
+        v.cwnd().0 as f64 / MSS as f64
+    }
+
+    /// A Vegas in congestion avoidance with `w` packets and BaseRTT 100 ms.
+    fn in_ca(w: u64, p: VegasSpec) -> Vegas {
+        let mut v = Vegas::new(Bytes(MSS), Bytes(2 * w * MSS), p);
+        v.on_ack(&ack(MSS, 100));
+        v.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind: CongestionKind::FastRetransmit,
+            flight_size: Bytes(2 * w * MSS),
+            mss: Bytes(MSS),
+        });
+        v.on_recovery_exit(SimTime::ZERO);
+        assert_eq!(pkts(&v), w as f64);
+        v
+    }
+
+    #[test]
+    fn diff_is_the_papers_form() {
+        // 20 packets, RTT 125 ms over BaseRTT 100 ms: 20·25/125 = 4 packets queued.
+        let d = Vegas::diff(20.0, Dur::from_millis(100), Dur::from_millis(125));
+        assert!((d - 4.0).abs() < 1e-9, "{d}");
+    }
+
+    #[test]
+    fn below_alpha_grows_above_beta_shrinks_between_holds() {
+        let p = VegasSpec::NS2;
+        let mut v = in_ca(20, p);
+        // RTT 100 ms: diff 0 < α → +1.
+        v.on_round(&round(100));
+        assert_eq!(pkts(&v), 21.0);
+        // diff = 21·(110−100)/110 ≈ 1.9 ∈ [1, 3] → hold.
+        v.on_round(&round(110));
+        assert_eq!(pkts(&v), 21.0);
+        // diff = 21·50/150 = 7 > β → −1.
+        v.on_round(&round(150));
+        assert_eq!(pkts(&v), 20.0);
+        // Linux thresholds: diff ≈ 1.8 < α = 2 → +1.
+        let mut l = in_ca(20, VegasSpec::LINUX);
+        l.on_round(&round(110));
+        assert_eq!(pkts(&l), 21.0);
+    }
+
+    #[test]
+    fn slow_start_doubles_every_other_round_and_leaves_above_gamma() {
+        let mut v = Vegas::new(Bytes(MSS), Bytes(4 * MSS), VegasSpec::NS2);
+        // Round 1 (growth round): 4 ACKs of one MSS each → 8 packets.
+        for _ in 0..4 {
+            v.on_ack(&ack(MSS, 100));
+        }
+        assert_eq!(pkts(&v), 8.0);
+        v.on_round(&round(100));
+        // Round 2 (hold round): no growth.
+        for _ in 0..8 {
+            v.on_ack(&ack(MSS, 100));
+        }
+        assert_eq!(pkts(&v), 8.0);
+        v.on_round(&round(100));
+        // Round 3 grows again.
+        for _ in 0..8 {
+            v.on_ack(&ack(MSS, 100));
+        }
+        assert_eq!(pkts(&v), 16.0);
+        // diff = 16·20/120 ≈ 2.67 > γ = 1: cwnd −= cwnd/8, ssthresh = 2 packets.
+        v.on_round(&round(120));
+        assert_eq!(pkts(&v), 14.0);
+        assert_eq!(v.ssthresh(), Bytes(2 * MSS));
+    }
+
+    #[test]
+    fn loss_is_reno_and_recovery_rounds_are_ignored() {
+        let mut v = in_ca(10, VegasSpec::NS2);
+        v.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind: CongestionKind::FastRetransmit,
+            flight_size: Bytes(10 * MSS),
+            mss: Bytes(MSS),
+        });
+        assert_eq!(pkts(&v), 5.0);
+        v.on_round(&round(100));
+        assert_eq!(pkts(&v), 5.0, "no Vegas step during recovery");
+        v.on_recovery_exit(SimTime::ZERO);
+        v.on_round(&round(100));
+        assert_eq!(pkts(&v), 6.0);
+        v.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind: CongestionKind::Timeout,
+            flight_size: Bytes(6 * MSS),
+            mss: Bytes(MSS),
+        });
+        assert_eq!(pkts(&v), 1.0);
+        assert_eq!(v.ssthresh(), Bytes(3 * MSS));
+    }
+
+    #[test]
+    fn window_never_below_two_packets() {
+        let mut v = in_ca(2, VegasSpec::NS2);
+        v.on_round(&round(10_000));
+        assert_eq!(pkts(&v), 2.0);
+    }
+}
