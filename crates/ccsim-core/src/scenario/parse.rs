@@ -8,6 +8,11 @@
 //! Invalid values are replaced by placeholders so that checking can go on; a scenario is
 //! returned only when no problem was found.
 
+#[path = "parse_cc.rs"]
+mod parse_cc;
+#[cfg(test)]
+#[path = "parse_cc_tests.rs"]
+mod parse_cc_tests;
 #[path = "parse_flow.rs"]
 mod parse_flow;
 #[path = "parse_queue.rs"]

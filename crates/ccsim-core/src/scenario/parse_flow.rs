@@ -1,6 +1,7 @@
 //! `[[flow]]` entries: transport, application, TCP parameters, `count` expansion and
 //! reachability.
 
+use super::parse_cc::parse_cc;
 use super::reader::*;
 use super::Net;
 use crate::scenario::model::*;
@@ -29,7 +30,6 @@ const TCP_KEYS: &[&str] = &[
     "rto",
 ];
 const RTO_KEYS: &[&str] = &["min", "max", "initial", "granularity"];
-const CONTROLLERS: &[&str] = &["reno", "vegas", "westwood", "cubic", "fast"];
 const RECOVERIES: &[&str] = &["reno", "newreno", "sack", "sack1"];
 /// Largest `count` of one entry (guards against a typo allocating millions of flows).
 const MAX_COUNT: u64 = 100_000;
@@ -315,216 +315,8 @@ fn bytes_in(cx: &mut Cx, path: &str, v: &Value, what: &str, lo: u64) -> Option<u
     }
     Some(b.0 as u32)
 }
-
-fn parse_reno(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(cx, p, t, &["kind", "counting"]);
-    let mut counting = AckCounting::Bytes;
-    if let Some(c) = t.get("counting") {
-        if choice(
-            cx,
-            &join(p, "counting"),
-            c,
-            "ACK counting",
-            &["bytes", "per_ack"],
-        ) == Some(1)
-        {
-            counting = AckCounting::PerAck;
-        }
-    }
-    CcSpec::Reno { counting }
-}
-
-/// A bound of a parameter range: the value and whether it is included.
-#[derive(Clone, Copy)]
-struct Bound(f64, bool);
-
-/// An optional number `t[key]` within `lo`..`hi`, with a message naming the range;
-/// `default` when absent or invalid.
-#[allow(clippy::too_many_arguments)]
-fn cc_number(
-    cx: &mut Cx,
-    p: &str,
-    t: &Map<String, Value>,
-    key: &str,
-    what: &str,
-    lo: Bound,
-    hi: Bound,
-    default: f64,
-) -> f64 {
-    let Some(v) = t.get(key) else {
-        return default;
-    };
-    let path = join(p, key);
-    let Some(x) = number(cx, &path, v, what) else {
-        return default;
-    };
-    let above_lo = if lo.1 { x >= lo.0 } else { x > lo.0 };
-    let below_hi = if hi.1 { x <= hi.0 } else { x < hi.0 };
-    if !(above_lo && below_hi) {
-        let (a, b) = (if lo.1 { "[" } else { "(" }, if hi.1 { "]" } else { ")" });
-        cx.err(
-            &path,
-            format!(
-                "{key} ({what}) must be in {a}{}, {}{b}, found {x}",
-                lo.0, hi.0
-            ),
-        );
-        return default;
-    }
-    x
-}
-
-fn cc_bool(cx: &mut Cx, p: &str, t: &Map<String, Value>, key: &str, default: bool) -> bool {
-    match t.get(key) {
-        Some(v) => boolean(cx, &join(p, key), v, key).unwrap_or(default),
-        None => default,
-    }
-}
-
-/// Largest packet count accepted for the delay-based thresholds.
-const MAXQ: Bound = Bound(1e6, true);
-
-fn parse_vegas(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(cx, p, t, &["kind", "preset", "alpha", "beta", "gamma"]);
-    let mut spec = VegasSpec::default();
-    if let Some(v) = t.get("preset") {
-        if choice(cx, &join(p, "preset"), v, "Vegas preset", &["ns2", "linux"]) == Some(1) {
-            spec = VegasSpec::LINUX;
-        }
-    }
-    let what = "packets queued";
-    spec.alpha = cc_number(cx, p, t, "alpha", what, Bound(0.0, true), MAXQ, spec.alpha);
-    spec.beta = cc_number(cx, p, t, "beta", what, Bound(0.0, true), MAXQ, spec.beta);
-    spec.gamma = cc_number(cx, p, t, "gamma", what, Bound(0.0, true), MAXQ, spec.gamma);
-    if spec.alpha > spec.beta {
-        cx.err(
-            &join(p, "beta"),
-            format!(
-                "beta must not be below alpha, found alpha = {} and beta = {}",
-                spec.alpha, spec.beta
-            ),
-        );
-    }
-    CcSpec::Vegas(spec)
-}
-
-fn parse_westwood(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(cx, p, t, &["kind", "filter", "min_interval"]);
-    let mut spec = WestwoodSpec::default();
-    if let Some(v) = t.get("filter") {
-        spec.filter = match choice(
-            cx,
-            &join(p, "filter"),
-            v,
-            "Westwood+ filter",
-            &["ewma", "linux", "tustin"],
-        ) {
-            Some(1) => WestwoodFilter::Linux,
-            Some(2) => WestwoodFilter::Tustin,
-            _ => WestwoodFilter::Ewma,
-        };
-    }
-    if let Some(v) = t.get("min_interval") {
-        if let Some(d) = duration(cx, &join(p, "min_interval"), v) {
-            spec.min_interval = d;
-        }
-    }
-    CcSpec::Westwood(spec)
-}
-
-fn parse_cubic(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(
-        cx,
-        p,
-        t,
-        &["kind", "c", "beta", "fast_convergence", "reno_friendly"],
-    );
-    let d = CubicSpec::default();
-    CcSpec::Cubic(CubicSpec {
-        c: cc_number(
-            cx,
-            p,
-            t,
-            "c",
-            "segments/s³",
-            Bound(0.0, false),
-            Bound(1e6, true),
-            d.c,
-        ),
-        beta: cc_number(
-            cx,
-            p,
-            t,
-            "beta",
-            "multiplicative decrease",
-            Bound(0.0, false),
-            Bound(1.0, false),
-            d.beta,
-        ),
-        fast_convergence: cc_bool(cx, p, t, "fast_convergence", d.fast_convergence),
-        reno_friendly: cc_bool(cx, p, t, "reno_friendly", d.reno_friendly),
-    })
-}
-
-fn parse_fast(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(cx, p, t, &["kind", "alpha", "gamma", "every_other_rtt"]);
-    let d = FastSpec::default();
-    CcSpec::Fast(FastSpec {
-        alpha: cc_number(
-            cx,
-            p,
-            t,
-            "alpha",
-            "packets queued",
-            Bound(0.0, false),
-            MAXQ,
-            d.alpha,
-        ),
-        gamma: cc_number(
-            cx,
-            p,
-            t,
-            "gamma",
-            "step size",
-            Bound(0.0, false),
-            Bound(1.0, true),
-            d.gamma,
-        ),
-        every_other_rtt: cc_bool(cx, p, t, "every_other_rtt", d.every_other_rtt),
-    })
-}
-
 fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
-    let cc = match m.get("cc") {
-        None => CcSpec::default(),
-        Some(v) => {
-            let p = join(path, "cc");
-            let owned = as_kind_table(v);
-            match (&owned, v) {
-                (Some(t), _) | (None, Value::Object(t)) => {
-                    match kind(cx, &p, t, "controller", CONTROLLERS) {
-                        Some(1) => parse_vegas(cx, &p, t),
-                        Some(2) => parse_westwood(cx, &p, t),
-                        Some(3) => parse_cubic(cx, &p, t),
-                        Some(4) => parse_fast(cx, &p, t),
-                        Some(_) => parse_reno(cx, &p, t),
-                        None => CcSpec::default(),
-                    }
-                }
-                (None, other) => {
-                    cx.err(
-                        &p,
-                        format!(
-                            "expected a controller name such as \"reno\" or a table such as \
-                             {{ kind = \"reno\" }}, found {}",
-                            describe(other)
-                        ),
-                    );
-                    CcSpec::default()
-                }
-            }
-        }
-    };
+    let cc = parse_cc(cx, path, m);
     let recovery = match m.get("recovery").map(|v| {
         choice(
             cx,

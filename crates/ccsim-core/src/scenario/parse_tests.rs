@@ -11,7 +11,7 @@ pub(super) fn parse(toml_text: &str) -> Scenario {
     }
 }
 
-fn problems(toml_text: &str) -> Vec<Problem> {
+pub(super) fn problems(toml_text: &str) -> Vec<Problem> {
     match from_toml_str(toml_text, "test.toml") {
         Ok(_) => panic!("expected problems, the document parsed"),
         Err(e) => e.problems,
@@ -20,7 +20,7 @@ fn problems(toml_text: &str) -> Vec<Problem> {
 
 /// Assert that some problem is at `path` with a message containing `needle`.
 #[track_caller]
-fn assert_problem(ps: &[Problem], path: &str, needle: &str) {
+pub(super) fn assert_problem(ps: &[Problem], path: &str, needle: &str) {
     assert!(
         ps.iter()
             .any(|p| p.path == path && p.message.contains(needle)),
@@ -731,164 +731,4 @@ fn toml_syntax_errors_give_line_and_column() {
     );
     assert_problem(&ps, "trace.interval", "1979-05-27");
     assert_problem(&ps, "link[0].loss", "\"NaN\"");
-}
-
-#[test]
-fn reno_ack_counting_is_selectable_and_checked() {
-    let doc = |cc: &str| {
-        format!(
-            "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
-             [[flow]]\nfrom = \"a\"\nto = \"b\"\ncc = {cc}\napp = {{ kind = \"bulk\" }}\n"
-        )
-    };
-    let sc = from_toml_str(&doc("{ kind = \"reno\", counting = \"per_ack\" }"), "t").unwrap();
-    match &sc.flows[0].transport {
-        TransportSpec::Tcp(t) => assert_eq!(
-            t.cc,
-            CcSpec::Reno {
-                counting: AckCounting::PerAck
-            }
-        ),
-        _ => panic!("tcp expected"),
-    }
-    let err =
-        from_toml_str(&doc("{ kind = \"reno\", counting = \"sometimes\" }"), "t").unwrap_err();
-    assert_eq!(err.problems[0].path, "flow[0].cc.counting");
-    assert!(
-        err.problems[0].message.contains("bytes, per_ack"),
-        "{}",
-        err.problems[0].message
-    );
-}
-
-/// A one-flow document with `cc = <cc>`.
-fn cc_doc(cc: &str) -> String {
-    format!(
-        "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
-         [[flow]]\nfrom = \"a\"\nto = \"b\"\ncc = {cc}\napp = {{ kind = \"bulk\" }}\n"
-    )
-}
-
-fn cc_of(cc: &str) -> CcSpec {
-    let sc = from_toml_str(&cc_doc(cc), "t").unwrap();
-    match &sc.flows[0].transport {
-        TransportSpec::Tcp(t) => t.cc.clone(),
-        _ => panic!("tcp expected"),
-    }
-}
-
-fn cc_problems(cc: &str) -> Vec<Problem> {
-    from_toml_str(&cc_doc(cc), "t").unwrap_err().problems
-}
-
-#[test]
-fn vegas_presets_and_overrides() {
-    assert_eq!(cc_of("\"vegas\""), CcSpec::Vegas(VegasSpec::NS2));
-    assert_eq!(
-        cc_of("{ kind = \"vegas\", preset = \"linux\" }"),
-        CcSpec::Vegas(VegasSpec {
-            alpha: 2.0,
-            beta: 4.0,
-            gamma: 1.0
-        })
-    );
-    assert_eq!(
-        cc_of("{ kind = \"vegas\", preset = \"linux\", beta = 6, gamma = 0.5 }"),
-        CcSpec::Vegas(VegasSpec {
-            alpha: 2.0,
-            beta: 6.0,
-            gamma: 0.5
-        })
-    );
-    let ps = cc_problems("{ kind = \"vegas\", preset = \"bsd\" }");
-    assert_problem(&ps, "flow[0].cc.preset", "allowed: ns2, linux");
-    let ps = cc_problems("{ kind = \"vegas\", alpha = -1 }");
-    assert_problem(&ps, "flow[0].cc.alpha", "must be in [0, 1000000]");
-    let ps = cc_problems("{ kind = \"vegas\", alpha = 5, beta = 3 }");
-    assert_problem(&ps, "flow[0].cc.beta", "beta must not be below alpha");
-    let ps = cc_problems("{ kind = \"vegas\", delta = 5 }");
-    assert_problem(
-        &ps,
-        "flow[0].cc.delta",
-        "allowed: kind, preset, alpha, beta, gamma",
-    );
-    let ps = cc_problems("{ kind = \"vegas\", gamma = \"one\" }");
-    assert_problem(&ps, "flow[0].cc.gamma", "expected a number");
-}
-
-#[test]
-fn westwood_filter_and_interval() {
-    assert_eq!(
-        cc_of("\"westwood\""),
-        CcSpec::Westwood(WestwoodSpec::default())
-    );
-    assert_eq!(
-        cc_of("{ kind = \"westwood\", filter = \"tustin\", min_interval = \"10ms\" }"),
-        CcSpec::Westwood(WestwoodSpec {
-            filter: WestwoodFilter::Tustin,
-            min_interval: Dur::from_millis(10),
-        })
-    );
-    let ps = cc_problems("{ kind = \"westwood\", filter = \"kalman\" }");
-    assert_problem(&ps, "flow[0].cc.filter", "allowed: ewma, linux, tustin");
-    let ps = cc_problems("{ kind = \"westwood\", min_interval = 50 }");
-    assert_problem(&ps, "flow[0].cc.min_interval", "10ms");
-    let ps = cc_problems("{ kind = \"westwood\", gain = 0.9 }");
-    assert_problem(
-        &ps,
-        "flow[0].cc.gain",
-        "allowed: kind, filter, min_interval",
-    );
-}
-
-#[test]
-fn cubic_parameters_are_checked() {
-    assert_eq!(cc_of("\"cubic\""), CcSpec::Cubic(CubicSpec::default()));
-    assert_eq!(
-        cc_of("{ kind = \"cubic\", c = 0.8, beta = 0.5, fast_convergence = false }"),
-        CcSpec::Cubic(CubicSpec {
-            c: 0.8,
-            beta: 0.5,
-            fast_convergence: false,
-            reno_friendly: true,
-        })
-    );
-    let ps = cc_problems("{ kind = \"cubic\", beta = 1 }");
-    assert_problem(&ps, "flow[0].cc.beta", "must be in (0, 1)");
-    let ps = cc_problems("{ kind = \"cubic\", c = 0 }");
-    assert_problem(&ps, "flow[0].cc.c", "must be in (0, 1000000]");
-    let ps = cc_problems("{ kind = \"cubic\", reno_friendly = \"yes\" }");
-    assert_problem(&ps, "flow[0].cc.reno_friendly", "expected");
-    let ps = cc_problems("{ kind = \"cubic\", hystart = true }");
-    assert_problem(
-        &ps,
-        "flow[0].cc.hystart",
-        "allowed: kind, c, beta, fast_convergence, reno_friendly",
-    );
-}
-
-#[test]
-fn fast_parameters_are_checked() {
-    assert_eq!(cc_of("\"fast\""), CcSpec::Fast(FastSpec::default()));
-    assert_eq!(
-        cc_of("{ kind = \"fast\", alpha = 200, gamma = 0.25, every_other_rtt = true }"),
-        CcSpec::Fast(FastSpec {
-            alpha: 200.0,
-            gamma: 0.25,
-            every_other_rtt: true,
-        })
-    );
-    let ps = cc_problems("{ kind = \"fast\", alpha = 0 }");
-    assert_problem(&ps, "flow[0].cc.alpha", "must be in (0, 1000000]");
-    let ps = cc_problems("{ kind = \"fast\", gamma = 1.5 }");
-    assert_problem(&ps, "flow[0].cc.gamma", "must be in (0, 1]");
-    let ps = cc_problems("{ kind = \"fast\", beta = 1 }");
-    assert_problem(
-        &ps,
-        "flow[0].cc.beta",
-        "allowed: kind, alpha, gamma, every_other_rtt",
-    );
-    // Reno's key is not accepted by another controller.
-    let ps = cc_problems("{ kind = \"fast\", counting = \"bytes\" }");
-    assert_problem(&ps, "flow[0].cc.counting", "unknown key");
 }
