@@ -497,6 +497,7 @@ impl Simulation {
                         RecoverySpec::NewReno => "newreno",
                         RecoverySpec::Sack => "sack",
                         RecoverySpec::Sack1 => "sack1",
+                        RecoverySpec::Fack => "fack",
                     }
                     .into();
                     s.bytes_delivered = rx.bytes_delivered;

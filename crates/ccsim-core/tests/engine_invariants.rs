@@ -61,6 +61,7 @@ fn lossy_mix() -> Scenario {
         RecoverySpec::NewReno,
         RecoverySpec::Sack,
         RecoverySpec::Sack1,
+        RecoverySpec::Fack,
     ]
     .into_iter()
     .enumerate()

@@ -27,6 +27,7 @@ fn a_long_flow_fills_a_one_bdp_buffered_link() {
         RecoverySpec::Reno,
         RecoverySpec::NewReno,
         RecoverySpec::Sack,
+        RecoverySpec::Fack,
     ] {
         // Steady state: goodput between 20 s and 120 s from two runs (no per-interval API
         // needed: the difference of two runs' delivered bytes).
@@ -75,8 +76,14 @@ fn newreno_recovers_several_losses_in_one_window_without_a_timeout_reno_does_not
     let drops = vec![60, 62, 64];
     let nr = run(scripted(RecoverySpec::NewReno, drops.clone()));
     let reno = run(scripted(RecoverySpec::Reno, drops.clone()));
-    let sack = run(scripted(RecoverySpec::Sack, drops));
-    for (name, r) in [("newreno", &nr), ("reno", &reno), ("sack", &sack)] {
+    let sack = run(scripted(RecoverySpec::Sack, drops.clone()));
+    let fack = run(scripted(RecoverySpec::Fack, drops));
+    for (name, r) in [
+        ("newreno", &nr),
+        ("reno", &reno),
+        ("sack", &sack),
+        ("fack", &fack),
+    ] {
         let f = &r.flows[0];
         eprintln!(
             "{name}: timeouts {} recoveries {} retx {} completion {:?}",
@@ -90,6 +97,9 @@ fn newreno_recovers_several_losses_in_one_window_without_a_timeout_reno_does_not
     assert_eq!(nr.flows[0].retransmissions, 3);
     assert_eq!(sack.flows[0].timeouts, 0);
     assert_eq!(sack.flows[0].retransmissions, 3);
+    assert_eq!(fack.flows[0].timeouts, 0);
+    assert_eq!(fack.flows[0].fast_recoveries, 1);
+    assert_eq!(fack.flows[0].retransmissions, 3);
     assert!(reno.flows[0].timeouts >= 1, "Reno should need a timeout");
 }
 
@@ -112,6 +122,7 @@ fn a_finite_transfer_completes_and_delivers_exactly_its_size() {
         RecoverySpec::NewReno,
         RecoverySpec::Sack,
         RecoverySpec::Sack1,
+        RecoverySpec::Fack,
     ]
     .into_iter()
     .enumerate()

@@ -377,6 +377,11 @@ pub enum RecoverySpec {
     Sack,
     /// ns-2 `Sack1`-like: dupack-only entry, every hole below the highest SACK retransmittable.
     Sack1,
+    /// Forward acknowledgement (Mathis & Mahdavi 1996; ns-2 `Agent/TCP/Fack`): recovery
+    /// starts when the highest SACK is more than DupThresh segments above snd.una (or on the
+    /// DupThresh-th duplicate ACK); every hole below it is lost; during recovery
+    /// awnd = snd.nxt − snd.fack + retransmissions in flight is held below cwnd.
+    Fack,
 }
 
 /// Application on a TCP flow.

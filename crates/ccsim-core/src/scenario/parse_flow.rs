@@ -30,7 +30,7 @@ const TCP_KEYS: &[&str] = &[
     "rto",
 ];
 const RTO_KEYS: &[&str] = &["min", "max", "initial", "granularity"];
-const RECOVERIES: &[&str] = &["reno", "newreno", "sack", "sack1"];
+const RECOVERIES: &[&str] = &["reno", "newreno", "sack", "sack1", "fack"];
 /// Largest `count` of one entry (guards against a typo allocating millions of flows).
 const MAX_COUNT: u64 = 100_000;
 /// Largest MSS and header, in bytes.
@@ -329,6 +329,7 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
         Some(Some(0)) => RecoverySpec::Reno,
         Some(Some(2)) => RecoverySpec::Sack,
         Some(Some(3)) => RecoverySpec::Sack1,
+        Some(Some(4)) => RecoverySpec::Fack,
         _ => RecoverySpec::NewReno,
     };
     let mss = m

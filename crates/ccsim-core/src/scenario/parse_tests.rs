@@ -388,7 +388,7 @@ fn unknown_nodes_and_controllers() {
 from = "a"
 to = "zz"
 cc = "cubc"
-recovery = "fack"
+recovery = "rack"
 app = { kind = "bulk" }
 [[flow]]
 from = "a"
@@ -406,7 +406,7 @@ app = { kind = "cbr" }
     assert_problem(
         &ps,
         "flow[0].recovery",
-        "unknown recovery algorithm \"fack\"; allowed: reno, newreno, sack, sack1",
+        "unknown recovery algorithm \"rack\"; allowed: reno, newreno, sack, sack1, fack",
     );
     assert_problem(&ps, "flow[1].cc.kind", "unknown controller \"bbr\"");
     assert_problem(&ps, "flow[1].app.kind", "allowed: bulk, onoff");

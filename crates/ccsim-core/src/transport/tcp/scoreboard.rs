@@ -25,6 +25,8 @@ pub struct Scoreboard {
     frontier: u64,
     sacked_above_frontier: u64,
     rxt_hint: u64,
+    /// One past the highest SACKed segment, at least `base` (FACK's snd.fack).
+    fack: u64,
 }
 
 impl Scoreboard {
@@ -34,6 +36,7 @@ impl Scoreboard {
             base,
             frontier: base,
             rxt_hint: base,
+            fack: base,
             ..Default::default()
         }
     }
@@ -53,6 +56,14 @@ impl Scoreboard {
     /// SACKed segments.
     pub fn sacked(&self) -> u64 {
         self.sacked
+    }
+    /// One past the highest SACKed segment (snd.fack, Mathis & Mahdavi 1996), at least `base`.
+    pub fn fack(&self) -> u64 {
+        self.fack.max(self.base)
+    }
+    /// FACK's outstanding-data estimate awnd = snd.nxt − snd.fack + retransmissions in flight.
+    pub fn awnd(&self) -> u64 {
+        self.end() - self.fack() + self.retx
     }
     /// RFC 6675 pipe, in segments.
     pub fn pipe(&self) -> u64 {
@@ -116,6 +127,9 @@ impl Scoreboard {
                 self.sacked_above_frontier += 1;
             }
             fresh += 1;
+        }
+        if hi > lo {
+            self.fack = self.fack.max(hi);
         }
         fresh
     }
@@ -257,6 +271,23 @@ mod tests {
         assert_eq!(b.base(), 5);
         assert_eq!(b.pipe(), 5);
         assert_eq!(b.sacked(), 0);
+    }
+
+    #[test]
+    fn fack_is_the_highest_sack_and_awnd_counts_from_it() {
+        let mut b = board(10);
+        assert_eq!(b.fack(), 0);
+        b.sack(5, 7);
+        b.sack(2, 3);
+        assert_eq!(b.fack(), 7);
+        // awnd = snd.nxt − snd.fack + retransmissions in flight = 10 − 7 + 0.
+        assert_eq!(b.awnd(), 3);
+        b.mark_lost(1);
+        b.on_retransmit(0);
+        assert_eq!(b.awnd(), 4);
+        b.ack_to(8);
+        assert_eq!(b.fack(), 8);
+        assert_eq!(b.awnd(), 2);
     }
 
     #[test]

@@ -140,7 +140,10 @@ impl TcpSender {
     }
 
     fn sack_mode(&self) -> bool {
-        matches!(self.cfg.recovery, RecoverySpec::Sack | RecoverySpec::Sack1)
+        matches!(
+            self.cfg.recovery,
+            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack
+        )
     }
 
     /// The congestion controller.
@@ -309,10 +312,11 @@ impl TcpSender {
             // NextSeg(). Outside recovery the window limits FlightSize (RFC 5681), so
             // SACKed segments do not release new data before recovery starts.
             loop {
-                let in_flight = if self.phase == Phase::Open {
-                    self.sb.outstanding()
-                } else {
-                    self.sb.pipe()
+                let in_flight = match (self.phase, self.cfg.recovery) {
+                    (Phase::Open, _) => self.sb.outstanding(),
+                    // FACK: awnd = snd.nxt − snd.fack + retransmitted data in flight.
+                    (_, RecoverySpec::Fack) => self.sb.awnd(),
+                    _ => self.sb.pipe(),
                 };
                 if in_flight >= win {
                     break;
@@ -320,7 +324,14 @@ impl TcpSender {
                 if self.paced_out(now) {
                     break;
                 }
-                if let Some(seq) = self.sb.next_lost() {
+                // Lost segments are resent only in loss recovery (or after a timeout):
+                // outside it, marks from a few SACKs must not trigger retransmissions.
+                let lost = if self.phase == Phase::Open {
+                    None
+                } else {
+                    self.sb.next_lost()
+                };
+                if let Some(seq) = lost {
                     self.send_segment(now, seq, out);
                     self.sb.on_retransmit(seq);
                 } else if self.app_has(self.sb.end())
@@ -389,10 +400,20 @@ impl TcpSender {
         self.delivered += newly_sacked * mss;
         if self.sack_mode() {
             let threshold = match self.cfg.recovery {
-                RecoverySpec::Sack1 => 1,
+                // ns-2 Sack1 and FACK: every hole below the highest SACK is lost.
+                RecoverySpec::Sack1 | RecoverySpec::Fack => 1,
                 _ => self.cfg.dupthresh as u64,
             };
             self.sb.mark_lost(threshold);
+            // FACK: enter recovery when the forward-most SACK is more than DupThresh
+            // segments above snd.una (Mathis & Mahdavi 1996 §4), not only on dupacks.
+            if self.phase == Phase::Open
+                && self.cfg.recovery == RecoverySpec::Fack
+                && self.sb.fack() - self.una > self.cfg.dupthresh as u64
+                && self.una >= self.recover_guard
+            {
+                self.enter_recovery(now, out);
+            }
             // RFC 6675 §5: enter recovery when IsLost(HighACK + 1), not only on DupThresh.
             if self.phase == Phase::Open
                 && self.cfg.recovery == RecoverySpec::Sack
@@ -479,7 +500,7 @@ impl TcpSender {
                         partial_seen: true,
                     };
                 }
-                RecoverySpec::Sack | RecoverySpec::Sack1 => {}
+                RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack => {}
             }
         }
         // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, else restart it.
