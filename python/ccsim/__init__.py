@@ -12,7 +12,7 @@ from ccsim.api import run
 from ccsim.exceptions import ScenarioError, SimError
 from ccsim.results import Result
 from ccsim.scenario import Scenario, dumbbell, load
-from ccsim.sweep import sweep
+from ccsim import sweep  # the module, callable as sweep.sweep (ccsim.sweep(base, grid=...))
 
 __version__: str = _core.version()
 

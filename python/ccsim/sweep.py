@@ -20,6 +20,7 @@ import re
 import sys
 import time
 import tomllib
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -761,3 +762,14 @@ def sweep(
         out = tempfile.mkdtemp(prefix="ccsim-sweep-")
     outcome = run_plans(plans, out, jobs=jobs, dask=dask, progress=progress, resume=resume)
     return load_results(out, table=table, plan=outcome.plan_id)
+
+
+class _CallableModule(types.ModuleType):
+    """``ccsim.sweep`` is this module *and* callable as the ``sweep`` function, so both
+    ``ccsim.sweep(base, grid=...)`` and ``ccsim.sweep.Plan`` work."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
