@@ -6,7 +6,7 @@ for each loss recovery (reno, newreno, sack). AIMD with a one-BDP buffer keeps t
 (the window halves from 2 BDP to 1 BDP, and the buffer drains just as it empties), so in
 steady state the bottleneck should be busy: the requirement is at least 95 % of capacity.
 Goodput carries 1460 payload bytes per 1500-byte packet, so its ceiling is 97.3 % of the
-line rate; we therefore report the *wire* utilisation, goodput × 1500/1460 ÷ 10 Mb/s, measured
+line rate; we therefore report the wire utilisation, goodput × 1500/1460 ÷ 10 Mb/s, measured
 from the sampled goodput after a warm-up (slow start and its losses excluded).
 
 (b) Fairness. N identical greedy flows (Reno, SACK, equal 40 ms RTTs, starts spread over the
