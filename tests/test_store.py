@@ -151,3 +151,30 @@ def test_override_values_of_mixed_types_and_tables(tmp_path):
     assert set(df["link.bottleneck.queue"]) == {'{"kind":"droptail","limit":20}', "red"}
     assert pd.api.types.is_numeric_dtype(df["link.bottleneck.loss"])
     assert isinstance(Store, type)
+
+
+KILL_SEED = 3
+
+
+def die_on_seed(task):
+    """Stand-in for run_point (module level so the worker can unpickle it): the worker
+    running the point with seed KILL_SEED dies as if killed."""
+    if task["doc"]["simulation"]["seed"] == KILL_SEED:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return sw_run_point(task)
+
+
+sw_run_point = sw.run_point
+
+
+def test_killed_worker_fails_only_its_point(tmp_path, monkeypatch, capsys):
+    plan = write_plan(tmp_path, PLAN_20)
+    out = tmp_path / "store"
+    monkeypatch.setattr(sw, "run_point", die_on_seed)
+    assert cli.main(["sweep", str(plan), "--out", str(out), "--jobs", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "Failed points (4)" in err and "WorkerDied" in err
+    points = load_results(out, table="points")
+    assert set(points.loc[points["status"] == "error", "seed"]) == {KILL_SEED}
+    assert (points.loc[points["seed"] != KILL_SEED, "status"] == "ok").all()
+    assert not list(out.rglob(".tmp-*"))

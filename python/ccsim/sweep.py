@@ -567,43 +567,58 @@ def _run_local(pending: list[Point], jobs: int, on_result: Callable[[Point, dict
     # fork (where there is one): workers start at once with ccsim loaded, and a script that
     # calls sweep() needs no `if __name__ == "__main__"` guard (spawn would re-run it)
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    strikes: dict[str, int] = {}
     queue = list(pending)
     while queue:
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
-        futures: dict[Future, Point] = {}
-        broken = False
+        queue, lost = _run_pool(ctx, queue, jobs, 2 * jobs, on_result)
+        # the pool broke (a worker died): run each point it held alone, so that only the
+        # point that kills its worker fails
+        for pt in lost:
+            _, again = _run_pool(ctx, [pt], 1, 1, on_result)
+            if again:
+                on_result(pt, {"id": pt.id, "status": "error", "wall_s": None,
+                               "error": "WorkerDied: the worker process died while running this point"})
+
+
+def _run_pool(ctx: Any, points: list[Point], jobs: int, limit: int, on_result: Callable[[Point, dict[str, Any]], None]) -> tuple[list[Point], list[Point]]:
+    """Run ``points`` on a fresh pool with at most ``limit`` in flight (so a broken pool loses
+    little). Returns (points not started, points in flight when the pool broke)."""
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    futures: dict[Future, Point] = {}
+    lost: list[Point] = []
+    it = iter(points)
+    broken = False
+
+    def submit(pt: Point) -> None:
+        nonlocal broken
         try:
-            it = iter(queue)
-            queue = []
-            # keep at most 2 * jobs points in flight so that a broken pool loses little
-            for pt in itertools.islice(it, 2 * jobs):
-                futures[pool.submit(run_point, _task(pt))] = pt
-            while futures:
-                done, _ = wait(futures, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    pt = futures.pop(fut)
-                    try:
-                        res = fut.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        strikes[pt.id] = strikes.get(pt.id, 0) + 1
-                        if strikes[pt.id] >= 2:
-                            on_result(pt, {"id": pt.id, "status": "error", "error": "WorkerDied: the worker process died while running this point (twice)", "wall_s": None})
-                        else:
-                            queue.append(pt)
-                        continue
-                    on_result(pt, res)
-                if broken:
+            futures[pool.submit(run_point, _task(pt))] = pt
+        except BrokenProcessPool:
+            broken = True
+            lost.append(pt)
+
+    try:
+        for pt in itertools.islice(it, limit):
+            submit(pt)
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                pt = futures.pop(fut)
+                try:
+                    res = fut.result()
+                except BrokenProcessPool:
+                    broken = True
+                    lost.append(pt)
                     continue
+                on_result(pt, res)
+            if not broken:
                 for pt in itertools.islice(it, len(done)):
-                    futures[pool.submit(run_point, _task(pt))] = pt
-            queue.extend(it)
-        except BaseException:
-            _kill_pool(pool)
-            raise
-        finally:
-            pool.shutdown(wait=not broken, cancel_futures=True)
+                    submit(pt)
+        return list(it), lost
+    except BaseException:
+        _kill_pool(pool)
+        raise
+    finally:
+        pool.shutdown(wait=not broken, cancel_futures=True)
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
