@@ -189,14 +189,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from ccsim.store import StoreError
-    from ccsim.sweep import load_plan, run_plans
+    from ccsim.sweep import BackendError, load_plan, run_plans
 
     plan = load_plan(args.plan)
     out = args.out if args.out is not None else Path(DEFAULT_SWEEP_DIR) / Path(args.plan).stem
     progress = False if args.quiet else None
     try:
         outcome = run_plans(plan, out, jobs=args.jobs, dask=args.dask, progress=progress, resume=args.resume)
-    except StoreError as e:
+    except (StoreError, BackendError) as e:
         raise _BadInput(str(e)) from None
     except KeyboardInterrupt:
         last = getattr(run_plans, "last_outcome", None)
@@ -214,6 +214,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     from ccsim.experiments import registry
     from ccsim.report import reproduce
     from ccsim.store import StoreError
+    from ccsim.sweep import BackendError
 
     names = list(registry())
     if args.name is not None and args.name not in names:
@@ -228,7 +229,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             progress=False if args.quiet else None,
             log=None if args.quiet else sys.stdout,
         )
-    except StoreError as e:
+    except (StoreError, BackendError) as e:
         raise _BadInput(str(e)) from None
     failed = sum(len(r.outcome.failed) for r in runs)
     if not args.quiet:
@@ -275,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sw = sub.add_parser("sweep", help="run a sweep plan (grid of overrides x seeds) into a resumable store")
     sw.add_argument("plan", metavar="PLAN", help="sweep plan file (TOML), see docs/sweeps.md")
-    sw.add_argument("--out", metavar="DIR", type=Path, help=f"the store directory (default ./{DEFAULT_SWEEP_DIR}/<plan name>)")
+    sw.add_argument("--out", metavar="DIR", type=Path, help=f"the store directory (default ./{DEFAULT_SWEEP_DIR}/<plan file name without .toml>)")
     backend = sw.add_mutually_exclusive_group()
     backend.add_argument("--jobs", "-j", type=_positive_int, metavar="N", help="local worker processes (default: all cores; 1 runs in this process)")
     backend.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786)")

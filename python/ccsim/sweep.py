@@ -40,6 +40,7 @@ __all__ = [
     "Plan",
     "Point",
     "PlanError",
+    "BackendError",
     "SweepOutcome",
     "load_plan",
     "resolve_path",
@@ -69,6 +70,10 @@ def PlanError(source: str, problems: Iterable[tuple[str, str]]) -> ScenarioError
     out = ScenarioError(msg)
     out.problems, out.source = err.problems, err.source
     return out
+
+
+class BackendError(RuntimeError):
+    """The Dask backend cannot be used (not installed, scheduler unreachable)."""
 
 
 # ---------------------------------------------------------------------------- identity
@@ -642,9 +647,12 @@ def _run_dask(pending: list[Point], dask: Any, on_result: Callable[[Point, dict[
     try:
         from distributed import Client, as_completed
     except ImportError:  # pragma: no cover - depends on the environment
-        raise RuntimeError("the Dask backend needs the 'distributed' package: pip install 'ccsim[dask]'") from None
+        raise BackendError("the Dask backend needs the 'distributed' package: pip install 'ccsim[dask]'") from None
     own = not isinstance(dask, Client)
-    client = Client(dask) if own else dask
+    try:
+        client = Client(dask, timeout="15s") if own else dask
+    except (OSError, TimeoutError, ValueError) as e:
+        raise BackendError(f"cannot connect to the Dask scheduler at {dask}: {e}") from None
     try:
         futures = {}
         for pt in pending:
