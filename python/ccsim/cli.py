@@ -1,4 +1,4 @@
-"""The ``ccsim`` command: ``run``, ``validate``, ``bench``.
+"""The ``ccsim`` command: ``run``, ``validate``, ``bench``, ``sweep``, ``reproduce``.
 
 Exit codes: 0 success; 2 bad input (missing file, invalid scenario, bad arguments);
 1 any other failure; 130 interrupted. Bad input never prints a traceback.
@@ -21,6 +21,8 @@ __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_PLOT_DIR = "ccsim-out"
+DEFAULT_SWEEP_DIR = "ccsim-sweeps"
+DEFAULT_REPRODUCE_DIR = "ccsim-reproduce"
 
 
 class _BadInput(Exception):
@@ -185,6 +187,56 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from ccsim.store import StoreError
+    from ccsim.sweep import BackendError, load_plan, run_plans
+
+    plan = load_plan(args.plan)
+    out = args.out if args.out is not None else Path(DEFAULT_SWEEP_DIR) / Path(args.plan).stem
+    progress = False if args.quiet else None
+    try:
+        outcome = run_plans(plan, out, jobs=args.jobs, dask=args.dask, progress=progress, resume=args.resume)
+    except (StoreError, BackendError) as e:
+        raise _BadInput(str(e)) from None
+    except KeyboardInterrupt:
+        last = getattr(run_plans, "last_outcome", None)
+        if last is not None:
+            print(last.summary_text(), file=sys.stderr)
+        raise
+    if not args.quiet or outcome.failed:
+        print(outcome.summary_text(), file=sys.stdout if not outcome.failed else sys.stderr)
+    if not args.quiet:
+        print(f"Results: ccsim.results.load({str(out)!r})")
+    return EXIT_FAILURE if outcome.failed else EXIT_OK
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from ccsim.experiments import registry
+    from ccsim.report import reproduce
+    from ccsim.store import StoreError
+    from ccsim.sweep import BackendError
+
+    names = list(registry())
+    if args.name is not None and args.name not in names:
+        raise _BadInput(f"unknown experiment {args.name!r}; known: {', '.join(names)}")
+    try:
+        runs = reproduce(
+            [args.name] if args.name else names,
+            mode="full" if args.full else "quick",
+            out=args.out,
+            jobs=args.jobs,
+            dask=args.dask,
+            progress=False if args.quiet else None,
+            log=None if args.quiet else sys.stdout,
+        )
+    except (StoreError, BackendError) as e:
+        raise _BadInput(str(e)) from None
+    failed = sum(len(r.outcome.failed) for r in runs)
+    if not args.quiet:
+        print(f"Report: {Path(args.out) / 'report' / 'index.html'} and README.md")
+    return EXIT_FAILURE if failed else EXIT_OK
+
+
 # ---------------------------------------------------------------------------- entry point
 
 
@@ -221,6 +273,28 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", "-n", type=_positive_int, default=5, metavar="N", help="runs per scenario (default 5)")
     b.add_argument("--only", choices=sorted(BENCHMARKS), metavar="NAME", help=f"one scenario: {', '.join(BENCHMARKS)}")
     b.set_defaults(func=_cmd_bench)
+
+    sw = sub.add_parser("sweep", help="run a sweep plan (grid of overrides x seeds) into a resumable store")
+    sw.add_argument("plan", metavar="PLAN", help="sweep plan file (TOML), see docs/sweeps.md")
+    sw.add_argument("--out", metavar="DIR", type=Path, help=f"the store directory (default ./{DEFAULT_SWEEP_DIR}/<plan file name without .toml>)")
+    backend = sw.add_mutually_exclusive_group()
+    backend.add_argument("--jobs", "-j", type=_positive_int, metavar="N", help="local worker processes (default: all cores; 1 runs in this process)")
+    backend.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786)")
+    sw.add_argument("--resume", action="store_true", help="add this plan's points to a store that holds another plan, skipping finished ones")
+    sw.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no summary on success")
+    sw.set_defaults(func=_cmd_sweep)
+
+    rp = sub.add_parser("reproduce", help="run experiments (validation, papers) and write a report")
+    rp.add_argument("name", metavar="NAME", nargs="?", help="experiment to run (default: all); see ccsim.experiments")
+    mode = rp.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="small plans, seconds to minutes (default)")
+    mode.add_argument("--full", action="store_true", help="the full plans: more seeds, longer runs")
+    rp.add_argument("--out", metavar="DIR", type=Path, default=Path(DEFAULT_REPRODUCE_DIR), help=f"output directory (default ./{DEFAULT_REPRODUCE_DIR})")
+    rb = rp.add_mutually_exclusive_group()
+    rb.add_argument("--jobs", "-j", type=_positive_int, metavar="N", help="local worker processes (default: all cores)")
+    rb.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster")
+    rp.add_argument("--quiet", "-q", action="store_true", help="print nothing on success")
+    rp.set_defaults(func=_cmd_reproduce)
     return p
 
 

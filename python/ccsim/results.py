@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from ccsim.scenario import Scenario
 
-__all__ = ["Result", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS"]
+__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
 DROP_CAUSES = ("queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down")
@@ -200,3 +200,17 @@ class Result:
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)
             written.append(path)
         return written
+
+
+def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest") -> pd.DataFrame:
+    """A sweep store's results as one DataFrame: one row per (point, flow) by default.
+
+    Columns: ``point_id``, ``point``, the plan's labels, one column per override key (e.g.
+    ``link.bottleneck.loss``), ``replicate``, ``seed``, then the flow summary columns
+    (``FLOW_COLUMNS``). ``table`` picks ``"links"``, ``"flow_series"``, ``"link_series"`` or
+    ``"points"`` (one row per point with ``status``, ``error``, ``wall_s``) instead; ``plan`` is
+    ``"latest"``, ``"all"`` or a plan id. See ``ccsim.store`` and docs/sweeps.md.
+    """
+    from ccsim.store import load as _load
+
+    return _load(store_dir, table=table, plan=plan)

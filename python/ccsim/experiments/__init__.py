@@ -1,0 +1,151 @@
+"""Experiments: runnable reproductions, each compared with what its paper (or issue) states.
+
+Each module of this package defines ``EXPERIMENT``, an :class:`Experiment`: plans to run in
+``quick`` and ``full`` mode (sweeps, see :mod:`ccsim.sweep`), the figures to draw from the
+results and the claims to check against the paper's numbers. ``ccsim reproduce [NAME]`` runs
+them and writes a report (see docs/reproduce.md).
+
+Adding a paper: write ``ccsim/experiments/<name>.py`` with ``EXPERIMENT = Experiment(...)``
+and add the module name to ``MODULES``.
+
+Figures and claims receive the flows table of the experiment's sweep (``results.load``), one
+row per (point, flow), with the plan labels and override values as columns. Its ``attrs``
+carry the store and the plan id, so :func:`load_table` can read the other tables (links,
+kept time series) of the same points.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ccsim.sweep import Plan
+
+__all__ = ["Experiment", "Figure", "Claim", "registry", "get", "load_table", "MODULES"]
+
+#: Experiment modules, in report order.
+MODULES = ("foundation",)
+
+KINDS = ("approx", "at_least", "at_most")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of an experiment: ``make(df, out_dir)`` draws it into ``out_dir`` and returns
+    the PNG's path. ``paper_ref`` names the paper's figure or table it corresponds to."""
+
+    id: str
+    title: str
+    paper_ref: str
+    make: Callable[[pd.DataFrame, Path], Path]
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A number the paper states and how to compute ours from the results.
+
+    ``kind``: ``"approx"`` — ours must be within ``tolerance`` of ``paper_value``;
+    ``"at_least"`` / ``"at_most"`` — the paper's value is a bound (ours ≥ / ≤ it, give or
+    take ``tolerance``). ``unit`` is for display."""
+
+    paper_ref: str
+    text: str
+    paper_value: float
+    compute: Callable[[pd.DataFrame], float]
+    unit: str = ""
+    tolerance: float = 0.0
+    kind: str = "approx"
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"Claim.kind must be one of {KINDS}, not {self.kind!r}")
+
+    def holds(self, value: float) -> bool:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return False
+        if self.kind == "at_least":
+            return value >= self.paper_value - self.tolerance
+        if self.kind == "at_most":
+            return value <= self.paper_value + self.tolerance
+        return abs(value - self.paper_value) <= self.tolerance
+
+    def paper_text(self) -> str:
+        sign = {"at_least": "≥ ", "at_most": "≤ ", "approx": ""}[self.kind]
+        tol = f" ± {self.tolerance:g}" if self.kind == "approx" and self.tolerance else ""
+        return f"{sign}{self.paper_value:g}{tol}{(' ' + self.unit) if self.unit else ''}"
+
+
+PlanSource = Callable[[], "Plan | Sequence[Plan]"]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One reproduction: what to run (``quick`` and ``full``: functions returning a plan or a
+    list of plans), what to draw and what to check.
+
+    ``title`` is the paper's title (or what the experiment validates), ``paper`` its citation,
+    ``description`` a paragraph for the report."""
+
+    name: str
+    title: str
+    quick: PlanSource
+    full: PlanSource
+    figures: Sequence[Figure] = ()
+    claims: Sequence[Claim] = ()
+    paper: str = ""
+    description: str = ""
+    notes: Sequence[str] = field(default_factory=tuple)
+
+    def plans(self, mode: str = "quick") -> list[Plan]:
+        from ccsim.sweep import Plan
+
+        if mode not in ("quick", "full"):
+            raise ValueError(f"mode is 'quick' or 'full', not {mode!r}")
+        made = (self.quick if mode == "quick" else self.full)()
+        return [made] if isinstance(made, Plan) else list(made)
+
+
+def registry() -> dict[str, Experiment]:
+    """Every experiment, by name, in report order."""
+    out: dict[str, Experiment] = {}
+    for mod in MODULES:
+        exp = importlib.import_module(f"ccsim.experiments.{mod}").EXPERIMENT
+        out[exp.name] = exp
+    return out
+
+
+def get(name: str) -> Experiment:
+    """The experiment called ``name`` (``KeyError`` listing the known ones otherwise)."""
+    reg = registry()
+    if name not in reg:
+        raise KeyError(f"unknown experiment {name!r}; known: {', '.join(reg)}")
+    return reg[name]
+
+
+def load_table(df: pd.DataFrame, table: str) -> pd.DataFrame:
+    """Another table (``"links"``, ``"flow_series"``, ``"link_series"``, ``"points"``) of the
+    same sweep as ``df``, a frame handed to a figure or claim."""
+    from ccsim.results import load
+
+    store = df.attrs.get("store")
+    if store is None:
+        raise ValueError("this frame does not come from a sweep store (no attrs['store'])")
+    return load(store, table=table, plan=df.attrs.get("plan"))
+
+
+def jain(values: Any) -> float:
+    """Jain's fairness index (Σx)² / (n Σx²): 1 when all are equal, 1/n when one takes all."""
+    import numpy as np
+
+    x = np.asarray(values, dtype=float)
+    if len(x) == 0 or not np.any(x):
+        return float("nan")
+    return float(x.sum() ** 2 / (len(x) * (x**2).sum()))

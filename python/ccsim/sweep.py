@@ -1,0 +1,798 @@
+"""Sweeps: many runs of one scenario with overrides and seeds, into a resumable store.
+
+A *plan* is a base scenario plus a grid (cartesian product) and/or a list of explicit override
+dicts, times a number of seeds. Each *point* of a plan is one fully resolved scenario document;
+it is identified by a hash of that document (canonical JSON), the ccsim version and the time
+series kept. Points run on local worker processes (default) or on a Dask cluster, and each
+result is written to the store (:mod:`ccsim.store`) as soon as it arrives, so an interrupted
+sweep loses only the points in progress and a rerun skips the finished ones.
+
+See docs/sweeps.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import re
+import sys
+import time
+import tomllib
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ccsim import _core
+from ccsim.exceptions import ScenarioError, scenario_error
+from ccsim.progress import format_duration
+from ccsim.scenario import Scenario, _json_default, load
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "Plan",
+    "Point",
+    "PlanError",
+    "BackendError",
+    "SweepOutcome",
+    "load_plan",
+    "resolve_path",
+    "point_seed",
+    "point_id",
+    "canonical_json",
+    "run_plans",
+    "sweep",
+    "SERIES",
+]
+
+#: Time-series tables a plan may keep (``series = ["flows", "links"]``).
+SERIES = {"flows": "flow_series", "links": "link_series"}
+#: Keys allowed at the top level of a plan file.
+PLAN_KEYS = ("name", "description", "base", "grid", "point", "seeds", "series")
+
+_BRACKET = re.compile(r"\[([^\]]*)\]")
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+def PlanError(source: str, problems: Iterable[tuple[str, str]]) -> ScenarioError:
+    """A ``ScenarioError`` about a plan (exit code 2 in the CLI), worded like the core's."""
+    err = scenario_error(source, problems)
+    msg = str(err).replace(" in scenario ", " in sweep plan ", 1)
+    out = ScenarioError(msg)
+    out.problems, out.source = err.problems, err.source
+    return out
+
+
+class BackendError(RuntimeError):
+    """The Dask backend cannot be used (not installed, scheduler unreachable)."""
+
+
+# ---------------------------------------------------------------------------- identity
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys and no spaces: equal documents give equal text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_json_default)
+
+
+def point_id(doc: Mapping[str, Any], version: str | None = None, series: Sequence[str] = ()) -> str:
+    """The identity of a point: the first 16 hex digits of the SHA-256 of the canonical JSON of
+    ``{"ccsim": version, "doc": doc, "series": sorted(series)}``.
+
+    The same resolved document, ccsim version and kept series give the same id on every
+    machine; changing any value in the document, or the version, changes it.
+    """
+    version = _core.version() if version is None else version
+    text = canonical_json({"ccsim": version, "doc": doc, "series": sorted(series)})
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def point_seed(base_seed: int, replicate: int) -> int:
+    """The seed of replicate ``replicate`` (0, 1, …) of a point: ``base_seed + replicate``,
+    where ``base_seed`` is the point's ``simulation.seed`` after its overrides (default 1).
+
+    Replicate 0 is therefore the scenario exactly as written. Nearby seeds are independent:
+    the core derives every random stream from the seed through a hash.
+    """
+    return int(base_seed) + int(replicate)
+
+
+# ---------------------------------------------------------------------------- override paths
+
+
+def _split(path: str) -> list[str]:
+    """``"link[0].rate"``, ``"link.0.rate"``, ``"link[bottleneck].rate"`` → parts."""
+    if not isinstance(path, str):
+        raise ValueError(f"an override path is a string, not {type(path).__name__}")
+    parts = _BRACKET.sub(r".\1", path).split(".")
+    if not path or any(p == "" for p in parts):
+        raise ValueError(f"bad path {path!r}: use dotted keys such as 'simulation.duration' or 'link.0.rate'")
+    return parts
+
+
+def normalise_key(path: str) -> str:
+    """The column name of an override: brackets become dots (``link[0].rate`` → ``link.0.rate``)."""
+    return ".".join(_split(path))
+
+
+def resolve_path(doc: Mapping[str, Any], path: str, source: str = "<python>") -> str:
+    """Turn names of array entries into indices: ``"link.bottleneck.loss"`` → ``"link.0.loss"``
+    when ``doc["link"][0]["name"] == "bottleneck"``. Integer indices are kept (negative ones
+    are made positive). Raises ``ScenarioError`` naming the known entries when a name is not
+    found, and for an index out of range or a path through a value that is not a table."""
+    parts = _split(path)
+    out: list[str] = []
+    node: Any = doc
+    for i, key in enumerate(parts):
+        if isinstance(node, list):
+            if key.lstrip("-").isdigit():
+                idx = int(key)
+                if not -len(node) <= idx < len(node):
+                    raise scenario_error(source, [(path, f"index {idx} is out of range for an array of {len(node)} ({'.'.join(out)})")])
+                idx %= len(node)
+            else:
+                names = [e.get("name") if isinstance(e, dict) else None for e in node]
+                if key not in names:
+                    known = [n for n in names if n is not None]
+                    hint = f"known names: {', '.join(map(repr, known[:10]))}" if known else "no entry has a name"
+                    raise scenario_error(source, [(path, f"no [[{'.'.join(out)}]] entry named {key!r}; {hint}")])
+                idx = names.index(key)
+            out.append(str(idx))
+            node = node[idx]
+        elif isinstance(node, dict):
+            out.append(key)
+            node = node.get(key)  # a missing key is created by Scenario.set (and checked by the core)
+        elif node is None:
+            out.append(key)  # below a table that will be created
+        else:
+            raise scenario_error(source, [(path, f"{'.'.join(parts[:i])} is a {type(node).__name__}, not a table or array")])
+    return ".".join(out)
+
+
+def _path_exists(doc: Mapping[str, Any], resolved: str) -> bool:
+    node: Any = doc
+    for key in resolved.split("."):
+        if isinstance(node, list):
+            node = node[int(key)]
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------- plans and points
+
+
+@dataclass(frozen=True)
+class Point:
+    """One run of a sweep: the resolved document and how it was made."""
+
+    id: str
+    index: int  # position in the plan(s), from 0
+    overrides: dict[str, Any]  # column name (dotted key) → value
+    replicate: int
+    seed: int
+    labels: dict[str, Any]  # constant columns of the plan (e.g. its part name)
+    doc: dict[str, Any] = field(repr=False)
+    source: str = "<python>"
+    series: tuple[str, ...] = ()
+
+
+@dataclass
+class Plan:
+    """A base scenario, a grid and/or explicit points, a number of seeds.
+
+    * ``grid``: dotted key → list of values; the plan runs their cartesian product (the last
+      key varies fastest).
+    * ``points``: a list of override dicts. With a grid too, every explicit point is combined
+      with every grid combination (a key may not be in both).
+    * ``seeds``: replicates of every combination; replicate r runs with seed
+      ``point_seed(simulation.seed, r)``.
+    * ``series``: time series to keep, ``"flows"`` and/or ``"links"``.
+    * ``labels``: constant columns added to every point's rows (not part of the document).
+    """
+
+    base: Scenario
+    grid: dict[str, list[Any]] = field(default_factory=dict)
+    points: list[dict[str, Any]] = field(default_factory=list)
+    seeds: int = 1
+    series: tuple[str, ...] = ()
+    labels: dict[str, Any] = field(default_factory=dict)
+    name: str = ""
+    source: str = "<python>"  # the plan file, for messages
+
+    def __post_init__(self) -> None:
+        self.base = _as_scenario(self.base)
+        self.grid = dict(self.grid or {})
+        self.points = [dict(p) for p in (self.points or [])]
+        self.series = tuple(self.series or ())
+        problems = []
+        if isinstance(self.seeds, bool) or not isinstance(self.seeds, int) or self.seeds < 1:
+            problems.append(("seeds", f"expected an integer >= 1, found {self.seeds!r}"))
+        for s in self.series:
+            if s not in SERIES:
+                problems.append(("series", f"unknown series {s!r}; allowed: {', '.join(SERIES)}"))
+        for key, values in self.grid.items():
+            if not isinstance(values, (list, tuple)) or len(values) == 0:
+                problems.append((f"grid.{key!r}", "expected a non-empty list of values"))
+        for i, p in enumerate(self.points):
+            clash = set(map(normalise_key, p)) & set(map(normalise_key, self.grid))
+            if clash:
+                problems.append((f"point[{i}]", f"key(s) also in the grid: {', '.join(sorted(clash))}"))
+        if problems:
+            raise PlanError(self.source, problems)
+
+    # -- expansion
+
+    def combinations(self) -> list[dict[str, Any]]:
+        """The override dicts (without seeds), in order."""
+        keys = list(self.grid)
+        grid = [dict(zip(keys, vals)) for vals in itertools.product(*(self.grid[k] for k in keys))] if keys else [{}]
+        explicit = self.points or [{}]
+        return [{**p, **g} for p in explicit for g in grid]
+
+    def expand(self, start: int = 0, version: str | None = None) -> list[Point]:
+        """Every point of the plan, each with its resolved document, seed and id.
+
+        Raises ``ScenarioError`` (a plan problem) for an override path that does not fit the
+        base document; bad *values* are left for the core and fail only their point."""
+        version = _core.version() if version is None else version
+        base_doc = self.base.doc
+        resolved_keys: dict[str, str] = {}
+        for key in dict.fromkeys(k for combo in self.combinations() for k in combo):
+            where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
+            try:
+                resolved_keys[key] = resolve_path(base_doc, key, self.source)
+            except ScenarioError as e:
+                raise PlanError(self.source, [(where, m) for _, m in e.problems]) from None
+            except ValueError as e:
+                raise PlanError(self.source, [(where, str(e))]) from None
+        out: list[Point] = []
+        for combo in self.combinations():
+            sc = self.base.copy()
+            for key, value in combo.items():
+                try:
+                    sc.set(resolved_keys[key], value)
+                except ScenarioError as e:
+                    where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
+                    raise PlanError(self.source, [(where, m) for _, m in e.problems]) from None
+            base_seed = sc.doc.get("simulation", {}).get("seed", 1) if isinstance(sc.doc.get("simulation"), dict) else 1
+            for r in range(self.seeds):
+                run = sc.copy()
+                seed = point_seed(base_seed if isinstance(base_seed, int) else 1, r)
+                run.set("simulation.seed", seed)
+                doc = json.loads(run.to_json())
+                out.append(Point(
+                    id=point_id(doc, version, self.series),
+                    index=start + len(out),
+                    overrides={normalise_key(k): v for k, v in combo.items()},
+                    replicate=r,
+                    seed=seed,
+                    labels=dict(self.labels),
+                    doc=doc,
+                    source=self.base.source,
+                    series=self.series,
+                ))
+        return out
+
+    def check_keys(self) -> None:
+        """Check that every override key not in the base document is one the core knows
+        (an unknown key such as ``link.0.bandwith`` is a plan problem, not a point failure).
+        Raises ``ScenarioError``."""
+        combos = self.combinations()
+        for key in dict.fromkeys(k for c in combos for k in c):
+            resolved = resolve_path(self.base.doc, key, self.source)  # expand() has checked it
+            if _path_exists(self.base.doc, resolved):
+                continue
+            value = next(c[key] for c in combos if key in c)
+            trial = self.base.copy().set(resolved, value)
+            try:
+                trial.validate()
+            except ScenarioError as e:
+                bad = [m for p, m in e.problems if "unknown key" in m and _same_path(p, resolved)]
+                if bad:
+                    where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
+                    raise PlanError(self.source, [(where, bad[0])]) from None
+
+    def describe(self) -> dict[str, Any]:
+        """What the plan is, for manifests and reports (JSON-friendly)."""
+        return {
+            "name": self.name,
+            "source": self.source,
+            "base": self.base.source,
+            "grid": self.grid,
+            "points": self.points,
+            "seeds": self.seeds,
+            "series": list(self.series),
+            "labels": self.labels,
+        }
+
+
+def _same_path(core_path: str, resolved: str) -> bool:
+    """Whether a core problem path (``link[0].bandwith``) is the override path or below it."""
+    p = _BRACKET.sub(r".\1", core_path)
+    return p == resolved or p.startswith(resolved + ".") or resolved.startswith(p + ".")
+
+
+def _as_scenario(base: Any) -> Scenario:
+    if isinstance(base, Scenario):
+        return base
+    if isinstance(base, Mapping):
+        return Scenario(base)
+    if isinstance(base, (str, os.PathLike)):
+        return load(base)
+    raise TypeError(f"a sweep's base is a Scenario, a document dict or a scenario file, not {type(base).__name__}")
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "", leaf: Callable[[Any], bool] = lambda v: True) -> dict[str, Any]:
+    """Nested TOML tables → dotted keys (``[grid] link.0.rate = [...]`` nests in TOML)."""
+    out: dict[str, Any] = {}
+    for k, v in table.items():
+        key = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, dict) and not leaf(v):
+            out.update(_flatten(v, key, leaf))
+        else:
+            out[key] = v
+    return out
+
+
+def load_plan(path: str | os.PathLike[str]) -> Plan:
+    """Read a plan file (TOML)::
+
+        base = "../dumbbell.toml"          # relative to the plan file
+        seeds = 5
+        series = ["flows"]                 # optional: time series to keep
+        [grid]
+        "link.bottleneck.loss" = [0.0, 0.001, 0.01]
+        "link.bottleneck.queue.limit" = ["50p", "100p"]
+        [[point]]                          # optional explicit points
+        "flow.0.recovery" = "sack"
+
+    Raises ``ScenarioError`` naming the plan file and the key for any problem.
+    """
+    p = Path(path)
+    source = str(p)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PlanError(source, [("", "file not found")]) from None
+    except OSError as e:
+        raise PlanError(source, [("", f"cannot read: {e.strerror or e}")]) from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise PlanError(source, [("", f"TOML syntax error: {e}")]) from None
+    problems = [(k, f"unknown key; allowed: {', '.join(PLAN_KEYS)}") for k in raw if k not in PLAN_KEYS]
+    if "base" not in raw:
+        problems.append(("base", "required: the base scenario file, relative to the plan"))
+    elif not isinstance(raw["base"], str):
+        problems.append(("base", f"expected a file name (string), found {raw['base']!r}"))
+    grid = raw.get("grid", {})
+    if not isinstance(grid, dict):
+        problems.append(("grid", "expected a table of dotted keys → lists of values"))
+        grid = {}
+    grid = _flatten(grid, leaf=lambda v: False)
+    pts = raw.get("point", [])
+    if not isinstance(pts, list) or not all(isinstance(x, dict) for x in pts):
+        problems.append(("point", "expected [[point]] tables of dotted keys → values"))
+        pts = []
+    pts = [_flatten(x, leaf=lambda v: False) for x in pts]
+    series = raw.get("series", [])
+    if isinstance(series, str):
+        series = [series]
+    if not isinstance(series, list):
+        problems.append(("series", "expected a list such as [\"flows\", \"links\"]"))
+        series = []
+    if problems:
+        raise PlanError(source, problems)
+    base_path = (p.parent / raw["base"]).resolve()
+    if not base_path.is_file():
+        raise PlanError(source, [("base", f"scenario file not found: {base_path}")])
+    base = load(base_path)
+    base.source = os.path.relpath(base_path) if not os.path.isabs(raw["base"]) else str(base_path)
+    return Plan(
+        base=base,
+        grid=grid,
+        points=pts,
+        seeds=raw.get("seeds", 1),
+        series=tuple(series),
+        name=str(raw.get("name", p.stem)),
+        source=source,
+    )
+
+
+def expand_plans(plans: Sequence[Plan], version: str | None = None) -> list[Point]:
+    """All points of several plans, numbered in order; a point whose document repeats an
+    earlier one (same id) is kept once."""
+    out: list[Point] = []
+    seen: set[str] = set()
+    for plan in plans:
+        for pt in plan.expand(start=len(out), version=version):
+            if pt.id not in seen:
+                seen.add(pt.id)
+                out.append(pt)
+    return out
+
+
+def plan_id(points: Sequence[Point]) -> str:
+    """A plan's identity: the hash of its point ids in order."""
+    return hashlib.sha256("\n".join(p.id for p in points).encode()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------- running one point
+
+
+def run_point(task: dict[str, Any]) -> dict[str, Any]:
+    """Run one point (in a worker) and return its outcome: ``status`` ``"ok"`` with the tables
+    as Parquet bytes, or ``"error"`` with the message. Never raises for a failing run."""
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {"id": task["id"], "version": _core.version(), "host": os.uname().nodename, "pid": os.getpid()}
+    try:
+        from ccsim.api import run
+        from ccsim.store import table_bytes
+
+        result = run(Scenario(task["doc"], task["source"]), progress=False)
+        s = result.summary
+        tables = {"flows": table_bytes(result.flows), "links": table_bytes(result.links)}
+        for name in task.get("series", ()):
+            tables[SERIES[name]] = table_bytes(getattr(result, SERIES[name]))
+        out.update(
+            status="ok",
+            tables=tables,
+            end_time_s=s.get("end_time_s"),
+            events=s.get("events"),
+            conservation=s.get("conservation"),
+        )
+    except Exception as e:  # recorded with the point; the sweep goes on
+        msg = str(e).strip() or repr(e)
+        out.update(status="error", error=f"{type(e).__name__}: {msg}")
+    out["wall_s"] = time.perf_counter() - t0
+    return out
+
+
+def _task(pt: Point) -> dict[str, Any]:
+    return {"id": pt.id, "doc": pt.doc, "source": f"{pt.source} (sweep point {pt.index})", "series": pt.series}
+
+
+# ---------------------------------------------------------------------------- progress
+
+
+class SweepProgress:
+    """``sweep [#####-----]  45/120  done 43  failed 2  left 75  elapsed 1m02s  ETA 1m20s`` on
+    stderr. ``mode``: ``None`` shows it on a terminal only; ``True`` always (off a terminal a
+    line per 10 %); ``False`` never; a callable is called as ``f(done, failed, total, elapsed_s)``."""
+
+    def __init__(self, total: int, skipped: int, mode: Any = None, stream: Any = None) -> None:
+        self.total, self.skipped = total, skipped
+        self.done = self.failed = 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.callback = mode if callable(mode) else None
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.show = self.callback is None and (mode is True or (mode is None and self.tty))
+        self.start = time.perf_counter()
+        self.last_decile = -1
+        self.drawn = False
+
+    def line(self) -> str:
+        todo = self.total - self.skipped
+        finished = self.done + self.failed
+        elapsed = time.perf_counter() - self.start
+        frac = finished / todo if todo else 1.0
+        eta = elapsed * (todo - finished) / finished if finished else float("nan")
+        width = 20
+        bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
+        return (
+            f"sweep [{bar}] {finished + self.skipped}/{self.total}  done {self.done}  failed {self.failed}"
+            f"  left {todo - finished}  elapsed {format_duration(elapsed)}  ETA {format_duration(eta)}"
+        )
+
+    def update(self, ok: bool | None = None) -> None:
+        if ok is True:
+            self.done += 1
+        elif ok is False:
+            self.failed += 1
+        if self.callback is not None:
+            self.callback(self.done + self.skipped, self.failed, self.total, time.perf_counter() - self.start)
+            return
+        if not self.show:
+            return
+        if self.tty:
+            self.stream.write("\r" + self.line() + "\x1b[K")
+            self.drawn = True
+        else:
+            todo = self.total - self.skipped
+            decile = int(10 * (self.done + self.failed) / todo) if todo else 10
+            if decile > self.last_decile:
+                self.last_decile = decile
+                self.stream.write(self.line() + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False
+
+
+# ---------------------------------------------------------------------------- backends
+
+
+@dataclass
+class SweepOutcome:
+    """What a sweep did: counts, failures, wall time, the store."""
+
+    store: Path
+    plan_id: str
+    points: list[Point]
+    total: int
+    skipped: int  # already in the store
+    done: int  # run now, succeeded
+    failed: list[tuple[Point, str]]  # run now (or before), failed, with the error
+    wall_s: float
+    interrupted: bool = False
+
+    def summary_text(self) -> str:
+        lines = [
+            f"Sweep {'interrupted' if self.interrupted else 'finished'}: {self.total} points, "
+            f"{self.skipped} already stored, {self.done} run now, {len(self.failed)} failed; "
+            f"wall {format_duration(self.wall_s)}; store {self.store}"
+        ]
+        if self.failed:
+            lines.append(f"Failed points ({len(self.failed)}):")
+            for pt, err in self.failed[:50]:
+                what = ", ".join(f"{k}={v!r}" for k, v in pt.overrides.items())
+                lines.append(f"  point {pt.index} [{pt.id}] ({what + ', ' if what else ''}seed={pt.seed}): {err.splitlines()[0] if err else ''}")
+                for extra in err.splitlines()[1:6]:
+                    lines.append(f"      {extra}")
+            if len(self.failed) > 50:
+                lines.append(f"  … and {len(self.failed) - 50} more (see the store's manifest)")
+        if self.interrupted:
+            lines.append("Rerun the same command to continue; finished points are kept.")
+        return "\n".join(lines)
+
+
+def _run_local(pending: list[Point], jobs: int, on_result: Callable[[Point, dict[str, Any]], None]) -> None:
+    """Run points on ``jobs`` worker processes (``jobs == 1``: in this process)."""
+    if jobs == 1:
+        for pt in pending:
+            on_result(pt, run_point(_task(pt)))
+        return
+    import multiprocessing as mp
+
+    # fork (where there is one): workers start at once with ccsim loaded, and a script that
+    # calls sweep() needs no `if __name__ == "__main__"` guard (spawn would re-run it)
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    queue = list(pending)
+    while queue:
+        queue, lost = _run_pool(ctx, queue, jobs, 2 * jobs, on_result)
+        # the pool broke (a worker died): run each point it held alone, so that only the
+        # point that kills its worker fails
+        for pt in lost:
+            _, again = _run_pool(ctx, [pt], 1, 1, on_result)
+            if again:
+                on_result(pt, {"id": pt.id, "status": "error", "wall_s": None,
+                               "error": "WorkerDied: the worker process died while running this point"})
+
+
+def _run_pool(ctx: Any, points: list[Point], jobs: int, limit: int, on_result: Callable[[Point, dict[str, Any]], None]) -> tuple[list[Point], list[Point]]:
+    """Run ``points`` on a fresh pool with at most ``limit`` in flight (so a broken pool loses
+    little). Returns (points not started, points in flight when the pool broke)."""
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    futures: dict[Future, Point] = {}
+    lost: list[Point] = []
+    it = iter(points)
+    broken = False
+
+    def submit(pt: Point) -> None:
+        nonlocal broken
+        try:
+            futures[pool.submit(run_point, _task(pt))] = pt
+        except BrokenProcessPool:
+            broken = True
+            lost.append(pt)
+
+    try:
+        for pt in itertools.islice(it, limit):
+            submit(pt)
+        while futures:
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in done:
+                pt = futures.pop(fut)
+                try:
+                    res = fut.result()
+                except BrokenProcessPool:
+                    broken = True
+                    lost.append(pt)
+                    continue
+                on_result(pt, res)
+            if not broken:
+                for pt in itertools.islice(it, len(done)):
+                    submit(pt)
+        return list(it), lost
+    except BaseException:
+        _kill_pool(pool)
+        raise
+    finally:
+        pool.shutdown(wait=not broken, cancel_futures=True)
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers now (after Ctrl-C): they hold only points in progress."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.kill()
+        except Exception:
+            pass
+    for p in procs:
+        try:
+            p.join(timeout=5)
+        except Exception:
+            pass
+
+
+def _run_dask(pending: list[Point], dask: Any, on_result: Callable[[Point, dict[str, Any]], None]) -> None:
+    """Run points on a Dask cluster: ``dask`` is a ``distributed.Client`` or a scheduler address."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise BackendError("the Dask backend needs the 'distributed' package: pip install 'ccsim[dask]'") from None
+    own = not isinstance(dask, Client)
+    try:
+        client = Client(dask, timeout="15s") if own else dask
+    except (OSError, TimeoutError, ValueError) as e:
+        raise BackendError(f"cannot connect to the Dask scheduler at {dask}: {e}") from None
+    try:
+        futures = {}
+        for pt in pending:
+            fut = client.submit(run_point, _task(pt), pure=False, key=f"ccsim-point-{pt.id}-{time.monotonic_ns()}")
+            futures[fut] = pt
+        try:
+            for fut in as_completed(list(futures)):
+                pt = futures[fut]
+                try:
+                    res = fut.result()
+                except Exception as e:  # the worker died (KilledWorker) or could not run the task
+                    res = {"id": pt.id, "status": "error", "error": f"{type(e).__name__}: {e}", "wall_s": None}
+                fut.release()
+                on_result(pt, res)
+        except BaseException:
+            client.cancel(list(futures))
+            raise
+    finally:
+        if own:
+            client.close()
+
+
+def run_plans(
+    plans: Plan | Sequence[Plan],
+    out: str | os.PathLike[str],
+    *,
+    jobs: int | None = None,
+    dask: Any = None,
+    progress: Any = None,
+    resume: bool = False,
+) -> SweepOutcome:
+    """Run the points of ``plans`` that the store at ``out`` does not hold yet.
+
+    A store that holds a *different* plan is refused (``ValueError``) unless ``resume`` is
+    true, in which case this plan's points are added to it (finished ones are skipped either
+    way). Each result is written as soon as it arrives. On Ctrl-C the workers are stopped,
+    the manifest is written and ``KeyboardInterrupt`` propagates."""
+    from ccsim.store import Store
+
+    plans = [plans] if isinstance(plans, Plan) else list(plans)
+    version = _core.version()
+    points = expand_plans(plans, version)
+    for plan in plans:
+        plan.check_keys()
+    pid = plan_id(points)
+    store = Store.open(out, pid, [p.describe() for p in plans], points, version=version, resume=resume)
+    pending = [pt for pt in points if store.status(pt.id) != "ok"]
+    skipped = len(points) - len(pending)
+    bar = SweepProgress(len(points), skipped, progress)
+    failed: list[tuple[Point, str]] = []
+    counts = {"done": 0}
+    t0 = time.perf_counter()
+
+    def on_result(pt: Point, res: dict[str, Any]) -> None:
+        if res.get("status") == "ok" and res.get("version") not in (None, version):
+            res = {**res, "status": "error", "error": f"VersionMismatch: the worker runs ccsim {res.get('version')}, this sweep {version}"}
+        store.write_point(pt, res)
+        if res.get("status") == "ok":
+            counts["done"] += 1
+            bar.update(True)
+        else:
+            failed.append((pt, res.get("error", "")))
+            bar.update(False)
+
+    interrupted = False
+    bar.update()
+    try:
+        if not pending:
+            pass
+        elif dask is not None:
+            _run_dask(pending, dask, on_result)
+        else:
+            _run_local(pending, max(1, jobs or os.cpu_count() or 1), on_result)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        bar.close()
+        store.flush()
+        outcome = SweepOutcome(
+            store=Path(out), plan_id=pid, points=points, total=len(points), skipped=skipped,
+            done=counts["done"], failed=failed, wall_s=time.perf_counter() - t0, interrupted=interrupted,
+        )
+        run_plans.last_outcome = outcome  # type: ignore[attr-defined]
+    return outcome
+
+
+def sweep(
+    base: Scenario | Mapping[str, Any] | str | os.PathLike[str] | Plan | Sequence[Plan],
+    *,
+    grid: Mapping[str, Sequence[Any]] | None = None,
+    points: Sequence[Mapping[str, Any]] | None = None,
+    seeds: int = 1,
+    series: Sequence[str] = (),
+    out: str | os.PathLike[str] | None = None,
+    jobs: int | None = None,
+    dask: Any = None,
+    progress: Any = None,
+    resume: bool = False,
+    table: str = "flows",
+) -> pd.DataFrame:
+    """Run a sweep and return its results as one DataFrame (``ccsim.results.load``).
+
+    ``base`` is the base scenario (a ``Scenario``, a document dict or a scenario file), or a
+    ``Plan`` (or list of plans) — then ``grid``, ``points``, ``seeds`` and ``series`` must be
+    left out; a path ending in a plan file can be read with :func:`load_plan` first.
+
+    ``grid``: dotted key → values (cartesian product); ``points``: explicit override dicts;
+    ``seeds``: replicates per combination; ``series``: ``"flows"``/``"links"`` time series to
+    keep. ``out``: the store directory (default: a fresh temporary directory); ``jobs``:
+    worker processes (default: all cores; 1 runs in this process); ``dask``: a
+    ``distributed.Client`` or scheduler address instead of local processes; ``progress``: as
+    in ``run``; ``resume``: allow adding to a store that holds another plan.
+
+    Points that fail are recorded in the store with their error and do not stop the sweep;
+    the returned frame has rows of the points that succeeded (``table="points"`` gives one row
+    per point with its status and error). Raises ``ScenarioError`` for a bad plan.
+    """
+    from ccsim.results import load as load_results
+
+    if isinstance(base, Plan) or (isinstance(base, (list, tuple)) and base and all(isinstance(p, Plan) for p in base)):
+        if grid is not None or points is not None or seeds != 1 or tuple(series):
+            raise TypeError("sweep(plan): give grid, points, seeds and series in the Plan")
+        plans = [base] if isinstance(base, Plan) else list(base)
+    else:
+        plans = [Plan(base=_as_scenario(base), grid=dict(grid or {}), points=list(points or []), seeds=seeds, series=tuple(series))]
+    if out is None:
+        import tempfile
+
+        out = tempfile.mkdtemp(prefix="ccsim-sweep-")
+    outcome = run_plans(plans, out, jobs=jobs, dask=dask, progress=progress, resume=resume)
+    return load_results(out, table=table, plan=outcome.plan_id)
+
+
+class _CallableModule(types.ModuleType):
+    """``ccsim.sweep`` is this module *and* callable as the ``sweep`` function, so both
+    ``ccsim.sweep(base, grid=...)`` and ``ccsim.sweep.Plan`` work."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> pd.DataFrame:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
