@@ -109,6 +109,21 @@ impl Packet {
         self.sack[i] = ((b.start - self.seq) as u32, (b.end - self.seq) as u32);
     }
 
+    /// A 64-bit word carried in the third SACK slot, for transports that send at most two
+    /// SACK blocks (ARC: the sender's RTTmin in ns on data, the bandwidth estimate in
+    /// bytes/s on reports).
+    #[inline]
+    pub fn aux(&self) -> u64 {
+        let (hi, lo) = self.sack[MAX_SACK_BLOCKS - 1];
+        ((hi as u64) << 32) | lo as u64
+    }
+
+    /// Set the word returned by `aux`.
+    #[inline]
+    pub fn set_aux(&mut self, v: u64) {
+        self.sack[MAX_SACK_BLOCKS - 1] = ((v >> 32) as u32, v as u32);
+    }
+
     /// Whether this is a TCP data segment.
     #[inline]
     pub fn is_data(&self) -> bool {

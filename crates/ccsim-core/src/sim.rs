@@ -24,10 +24,11 @@ use crate::scenario::{
     LinkModel, Problem, QueueSpec, RecoverySpec, Scenario, ScenarioError, TransportSpec,
 };
 use crate::trace::{FlowSample, Sampler};
+use crate::transport::arc::{ArcReceiver, ArcSender};
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::udp::{UdpSink, UdpSource};
 use crate::transport::Endpoint;
-use crate::units::SimTime;
+use crate::units::{Rate, SimTime};
 
 struct FlowRuntime {
     sender: EndpointId,
@@ -205,6 +206,25 @@ impl Simulation {
                         t.header,
                         t.delayed_ack,
                         total,
+                    )));
+                }
+                TransportSpec::Arc(a) => {
+                    let app = SenderApp::new(&a.app, rng);
+                    let total = app.total_bytes();
+                    // ARC caps its rate at its interface: the first link towards the peer.
+                    let interface = fwd
+                        .next_link(f.from, f.to)
+                        .map_or(Rate(u64::MAX), |l| scenario.links[l.idx()].rate);
+                    endpoints.push(Endpoint::ArcSender(ArcSender::new(
+                        fid,
+                        dst,
+                        rx,
+                        a.clone(),
+                        interface,
+                        app,
+                    )));
+                    endpoints.push(Endpoint::ArcReceiver(ArcReceiver::new(
+                        fid, src, tx, a, total,
                     )));
                 }
                 TransportSpec::Udp(c) => {
@@ -420,6 +440,15 @@ impl Simulation {
                     delivered: r.bytes_delivered,
                 }
             }
+            (Endpoint::ArcSender(s), Endpoint::ArcReceiver(r)) => {
+                let srtt = s.rtt().srtt();
+                FlowSample {
+                    cwnd: s.window(self.now) * (s.packet_bytes() as f64),
+                    ssthresh: f64::NAN,
+                    srtt: if srtt.0 == 0 { f64::NAN } else { srtt.secs() },
+                    delivered: r.bytes_delivered(),
+                }
+            }
             (_, Endpoint::UdpSink(k)) => FlowSample {
                 cwnd: f64::NAN,
                 ssthresh: f64::NAN,
@@ -515,6 +544,19 @@ impl Simulation {
                     s.data_packets_sent = src.sent;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = (f64::NAN, f64::NAN, f64::NAN);
                     (src.first_sent, None)
+                }
+                (Endpoint::ArcSender(tx), Endpoint::ArcReceiver(rx), TransportSpec::Arc(_)) => {
+                    s.transport = "arc".into();
+                    s.cc = "arc".into();
+                    s.bytes_delivered = rx.bytes_delivered();
+                    s.data_packets_sent = tx.stats.data_sent;
+                    s.retransmissions = tx.stats.retransmissions;
+                    // Reductions on a hole count as recoveries, on a report timeout as timeouts.
+                    s.fast_recoveries = tx.stats.loss_events;
+                    s.timeouts = tx.stats.timeouts;
+                    s.connections = tx.stats.first_open.is_some() as u64;
+                    (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    (tx.stats.first_open, rx.completion())
                 }
                 _ => unreachable!("flow endpoints match their transport"),
             };

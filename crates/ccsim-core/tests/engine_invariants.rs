@@ -81,6 +81,23 @@ fn lossy_mix() -> Scenario {
         net.flow(&format!("t{i}"), if i % 2 == 0 { "a" } else { "b" }, "c", t);
     }
     net.udp("cbr", "b", "c", 2.0, 500, 0.3);
+    // An ARC transfer across the same lossy RED bottleneck.
+    let (from, to) = (net.node("a"), net.node("c"));
+    let arc = from_toml_str(
+        "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"x\", \"y\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
+         [[flow]]\nfrom = \"x\"\nto = \"y\"\ntransport = \"arc\"\napp = { kind = \"bulk\", size = \"2MB\" }\n",
+        "arc",
+    )
+    .unwrap()
+    .flows
+    .remove(0)
+    .transport;
+    net.sc.flows.push(FlowSpec {
+        name: "arc".into(),
+        from,
+        to,
+        transport: arc,
+    });
     net.trace_all()
 }
 

@@ -170,6 +170,46 @@ pub enum TransportSpec {
     Tcp(TcpSpec),
     /// UDP constant bit rate.
     Udp(CbrSpec),
+    /// ARC, the rate-based transport for planetary links (Grieco & Mascolo 2005).
+    Arc(ArcSpec),
+}
+
+/// How ARC's receiver initialises its bandwidth filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ArcFilterInit {
+    /// With the first sample (Linux Westwood's behaviour; ALGORITHMS.md §3.4.3's default).
+    #[default]
+    FirstSample,
+    /// At zero (a sensitivity variant: the estimate then needs many periods to rise).
+    Zero,
+}
+
+/// ARC parameters (ALGORITHMS.md §3.4; every value the paper leaves open is named here).
+#[derive(Clone, Debug)]
+pub struct ArcSpec {
+    /// Payload bytes per packet. Default 1460.
+    pub mss: u32,
+    /// Header bytes per packet. Default 40.
+    pub header: u32,
+    /// α: quick probing doubles the window every α, gentle probing adds one packet every α.
+    /// Default 100 ms (paper).
+    pub probe_period: Dur,
+    /// k = 1 / (gain_periods · RTTmin): the time constant is this many feedback periods.
+    /// Default 4 (paper).
+    pub gain_periods: f64,
+    /// Receiver filter gain γ in b̂ ← γ·b̂ + (1 − γ)·b. Default 0.9 (Westwood+).
+    pub filter_gain: f64,
+    /// Receiver filter initialisation.
+    pub filter_init: ArcFilterInit,
+    /// Window at the start of quick probing, packets. Default 2.
+    pub init_window: f64,
+    /// Cap on the window in packets (a receiver window); `None` is uncapped (default).
+    pub window_cap: Option<u64>,
+    /// Report timeout: RFC 6298 estimator with these bounds (default min 1 s, max 10⁵ s,
+    /// initial 3 s).
+    pub rto: RtoSpec,
+    /// The file to send (bulk only).
+    pub app: TcpApp,
 }
 
 /// When an application starts: a fixed time, or uniform in a range (drawn from the flow's

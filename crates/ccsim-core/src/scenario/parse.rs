@@ -8,6 +8,8 @@
 //! Invalid values are replaced by placeholders so that checking can go on; a scenario is
 //! returned only when no problem was found.
 
+#[path = "parse_arc.rs"]
+mod parse_arc;
 #[path = "parse_cc.rs"]
 mod parse_cc;
 #[cfg(test)]

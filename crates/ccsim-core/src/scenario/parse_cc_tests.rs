@@ -162,3 +162,25 @@ fn fast_parameters_are_checked() {
     let ps = cc_problems("{ kind = \"fast\", counting = \"bytes\" }");
     assert_problem(&ps, "flow[0].cc.counting", "unknown key");
 }
+
+#[test]
+fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
+    let base = "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n";
+    let ok = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\napp = {{ kind = \"bulk\", size = \"1MB\" }}\narc = {{ window_cap = \"1667p\", filter_init = \"zero\" }}\n");
+    let sc = from_toml_str(&ok, "t").unwrap();
+    match &sc.flows[0].transport {
+        TransportSpec::Arc(a) => {
+            assert_eq!(a.window_cap, Some(1667));
+            assert_eq!(a.filter_init, ArcFilterInit::Zero);
+            assert_eq!(a.probe_period, crate::units::Dur::from_millis(100));
+            assert_eq!(a.rto.max, crate::units::Dur::from_secs(100_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    let bad = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\ncc = \"reno\"\napp = {{ kind = \"onoff\", on = \"1s\", off = \"1s\" }}\narc = {{ filter_gain = 1.5, probing = 3 }}\n");
+    let e = from_toml_str(&bad, "t").unwrap_err();
+    assert_problem(&e.problems, "flow[0].cc", "unknown key for an ARC flow");
+    assert_problem(&e.problems, "flow[0].app", "one file");
+    assert_problem(&e.problems, "flow[0].arc.filter_gain", "must be in");
+    assert_problem(&e.problems, "flow[0].arc.probing", "unknown key");
+}

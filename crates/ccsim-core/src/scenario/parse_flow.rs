@@ -1,6 +1,7 @@
 //! `[[flow]]` entries: transport, application, TCP parameters, `count` expansion and
 //! reachability.
 
+use super::parse_arc::{parse_arc, ARC_KEYS};
 use super::parse_cc::parse_cc;
 use super::reader::*;
 use super::Net;
@@ -124,6 +125,7 @@ fn known_node(cx: &mut Cx, path: &str, v: &Value, net: &Net) -> Option<usize> {
 enum Transport {
     Tcp,
     Udp,
+    Arc,
 }
 
 fn parse_flow(
@@ -146,19 +148,34 @@ fn parse_flow(
             &join(&path, "transport"),
             v,
             "transport",
-            &["tcp", "udp"],
+            &["tcp", "udp", "arc"],
         )
-        .map(|k| {
-            if k == 0 {
-                Transport::Tcp
-            } else {
-                Transport::Udp
-            }
+        .map(|k| match k {
+            0 => Transport::Tcp,
+            1 => Transport::Udp,
+            _ => Transport::Arc,
         }),
     };
     for k in m.keys() {
         let key = k.as_str();
         if COMMON_KEYS.contains(&key) {
+            continue;
+        }
+        if transport == Some(Transport::Arc) {
+            if !ARC_KEYS.contains(&key) {
+                cx.err(
+                    &join(&path, key),
+                    format!(
+                        "unknown key for an ARC flow; allowed: {}",
+                        COMMON_KEYS
+                            .iter()
+                            .chain(ARC_KEYS)
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
             continue;
         }
         if TCP_KEYS.contains(&key) {
@@ -219,6 +236,7 @@ fn parse_flow(
     let spec = match transport {
         Some(Transport::Tcp) => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
         Some(Transport::Udp) => TransportSpec::Udp(parse_cbr_app(cx, &path, m)),
+        Some(Transport::Arc) => TransportSpec::Arc(parse_arc(cx, &path, m)),
         None => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
     };
 
@@ -301,7 +319,7 @@ fn u32_at_least_1(cx: &mut Cx, path: &str, v: &Value, what: &str) -> Option<u32>
     uint_in(cx, path, v, what, 1, u64::from(u32::MAX)).map(|u| u as u32)
 }
 
-fn bytes_in(cx: &mut Cx, path: &str, v: &Value, what: &str, lo: u64) -> Option<u32> {
+pub(crate) fn bytes_in(cx: &mut Cx, path: &str, v: &Value, what: &str, lo: u64) -> Option<u32> {
     let b = size_or_bytes(cx, path, v, what)?;
     if b.0 < lo || b.0 > MAX_SEGMENT {
         cx.err(
@@ -394,7 +412,7 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
     };
     let rto = match m.get("rto") {
         None => default_rto(),
-        Some(v) => parse_rto(cx, &join(path, "rto"), v),
+        Some(v) => parse_rto(cx, &join(path, "rto"), v, default_rto()),
     };
     let app = match required(
         cx,
@@ -423,7 +441,7 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
     }
 }
 
-fn default_rto() -> RtoSpec {
+pub(crate) fn default_rto() -> RtoSpec {
     RtoSpec {
         min: Dur::from_secs(1),
         max: Dur::from_secs(60),
@@ -432,8 +450,8 @@ fn default_rto() -> RtoSpec {
     }
 }
 
-fn parse_rto(cx: &mut Cx, path: &str, v: &Value) -> RtoSpec {
-    let mut r = default_rto();
+pub(crate) fn parse_rto(cx: &mut Cx, path: &str, v: &Value, defaults: RtoSpec) -> RtoSpec {
+    let mut r = defaults;
     let Some(m) = table(
         cx,
         path,
@@ -513,7 +531,7 @@ fn app_start(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> StartSpec {
         .unwrap_or_else(start_zero)
 }
 
-fn parse_tcp_app(cx: &mut Cx, path: &str, v: &Value) -> TcpApp {
+pub(crate) fn parse_tcp_app(cx: &mut Cx, path: &str, v: &Value) -> TcpApp {
     let fallback = TcpApp::Bulk {
         size: None,
         start: start_zero(),

@@ -1,11 +1,13 @@
 //! Transports as sans-IO endpoints: each is told of packets and time, pushes what it
 //! sends into an outbox, and reports its next deadline.
 
+pub mod arc;
 pub mod tcp;
 pub mod udp;
 
 use crate::packet::{Packet, PacketKind};
 use crate::units::SimTime;
+use arc::{ArcReceiver, ArcSender};
 use tcp::{TcpReceiver, TcpSender};
 use udp::{UdpSink, UdpSource};
 
@@ -21,6 +23,10 @@ pub enum Endpoint {
     UdpSource(UdpSource),
     /// UDP sink.
     UdpSink(UdpSink),
+    /// ARC sender.
+    ArcSender(ArcSender),
+    /// ARC receiver.
+    ArcReceiver(ArcReceiver),
 }
 
 impl Endpoint {
@@ -31,6 +37,8 @@ impl Endpoint {
             (Endpoint::TcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
             (Endpoint::TcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
             (Endpoint::UdpSink(k), PacketKind::Udp) => k.on_packet(now, pkt),
+            (Endpoint::ArcSender(s), PacketKind::Ack) => s.on_report(now, pkt, out),
+            (Endpoint::ArcReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
             _ => {}
         }
     }
@@ -42,7 +50,8 @@ impl Endpoint {
             Endpoint::TcpSender(s) => s.on_timer(now, out),
             Endpoint::TcpReceiver(r) => r.on_timer(now, out),
             Endpoint::UdpSource(u) => u.on_timer(now, out),
-            Endpoint::UdpSink(_) => {}
+            Endpoint::ArcSender(s) => s.on_timer(now, out),
+            Endpoint::UdpSink(_) | Endpoint::ArcReceiver(_) => {}
         }
     }
 
@@ -53,7 +62,8 @@ impl Endpoint {
             Endpoint::TcpSender(s) => s.next_wakeup(),
             Endpoint::TcpReceiver(r) => r.next_wakeup(),
             Endpoint::UdpSource(u) => u.next_wakeup(),
-            Endpoint::UdpSink(_) => SimTime::NEVER,
+            Endpoint::ArcSender(s) => s.next_wakeup(),
+            Endpoint::UdpSink(_) | Endpoint::ArcReceiver(_) => SimTime::NEVER,
         }
     }
 }

@@ -29,6 +29,8 @@ pub struct TcpReceiver {
     /// Most recently received out-of-order segments, newest first (for SACK block order).
     recent: [u64; MAX_SACK_BLOCKS],
     nrecent: usize,
+    /// Most SACK blocks per ACK (3; 2 for transports that use the third slot).
+    max_sack: usize,
     unacked: u32,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
@@ -62,12 +64,19 @@ impl TcpReceiver {
             ooo: Vec::new(),
             recent: [0; MAX_SACK_BLOCKS],
             nrecent: 0,
+            max_sack: MAX_SACK_BLOCKS,
             unacked: 0,
             delack_deadline: None,
             echo: None,
             bytes_delivered: 0,
             completion: None,
         }
+    }
+
+    /// Send at most `n` SACK blocks per ACK.
+    pub fn with_max_sack_blocks(mut self, n: usize) -> TcpReceiver {
+        self.max_sack = n.min(MAX_SACK_BLOCKS);
+        self
     }
 
     /// Next expected segment.
@@ -199,8 +208,9 @@ impl TcpReceiver {
         // SACK blocks: the block with the newest segment first, then other recent blocks,
         // then the remaining blocks from the highest down (RFC 2018 §4).
         let mut n = 0;
+        let max_sack = self.max_sack;
         let mut push = |blk: (u64, u64), p: &mut Packet| {
-            if n < MAX_SACK_BLOCKS && !(0..n).any(|i| p.sack_block(i).start == blk.0) {
+            if n < max_sack && !(0..n).any(|i| p.sack_block(i).start == blk.0) {
                 p.set_sack_block(
                     n,
                     SackBlock {

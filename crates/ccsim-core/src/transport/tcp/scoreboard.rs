@@ -149,6 +149,19 @@ impl Scoreboard {
         }
     }
 
+    /// As `mark_lost`, returning the highest segment newly marked, if any.
+    pub fn mark_lost_highest(&mut self, threshold: u64) -> Option<u64> {
+        let lost_before = self.lost;
+        let frontier_before = self.frontier;
+        self.mark_lost(threshold);
+        if self.lost == lost_before {
+            return None;
+        }
+        (frontier_before..self.frontier)
+            .rev()
+            .find(|&s| self.is_lost(s))
+    }
+
     /// After a timeout: every un-SACKed segment is lost and no retransmission is in flight
     /// (RFC 6675 §5.1).
     pub fn mark_all_lost(&mut self) {
