@@ -27,6 +27,8 @@ pub struct Scoreboard {
     rxt_hint: u64,
     /// One past the highest SACKed segment, at least `base` (FACK's snd.fack).
     fack: u64,
+    /// SACKed segments at or above `base` as sorted, disjoint, non-adjacent ranges.
+    ranges: Vec<(u64, u64)>,
 }
 
 impl Scoreboard {
@@ -100,15 +102,57 @@ impl Scoreboard {
             self.base += 1;
         }
         self.base = self.base.max(ack.min(self.end()));
+        let base = self.base;
+        self.ranges.retain(|r| r.1 > base);
+        if let Some(first) = self.ranges.first_mut() {
+            first.0 = first.0.max(base);
+        }
         self.frontier = self.frontier.max(self.base);
         self.rxt_hint = self.rxt_hint.max(self.base);
         fresh
     }
 
     /// Record a SACK block `[start, end)`. Returns segments newly SACKed.
+    ///
+    /// The SACKed segments are also kept as sorted disjoint ranges, so a block only walks
+    /// the segments it newly covers: receivers repeat long blocks in every ACK (a block
+    /// behind a persistent hole grows to thousands of segments), and walking them all each
+    /// time made long transfers quadratic.
     pub fn sack(&mut self, start: u64, end: u64) -> u64 {
         let lo = start.max(self.base);
         let hi = end.min(self.end());
+        if lo >= hi {
+            return 0;
+        }
+        let i = self.ranges.partition_point(|r| r.1 < lo);
+        let mut j = i;
+        let mut cur = lo;
+        let mut fresh = 0;
+        while j < self.ranges.len() && self.ranges[j].0 <= hi {
+            let (a, b) = self.ranges[j];
+            if a > cur {
+                fresh += self.mark_sacked(cur, a.min(hi));
+            }
+            cur = cur.max(b);
+            j += 1;
+        }
+        if cur < hi {
+            fresh += self.mark_sacked(cur, hi);
+        }
+        let (new_lo, new_hi) = if i < j {
+            (lo.min(self.ranges[i].0), hi.max(self.ranges[j - 1].1))
+        } else {
+            (lo, hi)
+        };
+        self.ranges.splice(i..j, [(new_lo, new_hi)]);
+        if hi > lo {
+            self.fack = self.fack.max(hi);
+        }
+        fresh
+    }
+
+    /// Set the SACKed flag on `[lo, hi)` (segments not SACKed before).
+    fn mark_sacked(&mut self, lo: u64, hi: u64) -> u64 {
         let mut fresh = 0;
         for s in lo..hi {
             let f = &mut self.flags[(s - self.base) as usize];
@@ -127,9 +171,6 @@ impl Scoreboard {
                 self.sacked_above_frontier += 1;
             }
             fresh += 1;
-        }
-        if hi > lo {
-            self.fack = self.fack.max(hi);
         }
         fresh
     }
@@ -301,6 +342,48 @@ mod tests {
         b.ack_to(8);
         assert_eq!(b.fack(), 8);
         assert_eq!(b.awnd(), 2);
+    }
+
+    #[test]
+    fn overlapping_and_repeated_blocks_count_each_segment_once() {
+        let mut b = board(20);
+        assert_eq!(b.sack(5, 8), 3);
+        assert_eq!(b.sack(5, 8), 0);
+        assert_eq!(b.sack(4, 10), 3); // 4, 8, 9
+        assert_eq!(b.sack(12, 14), 2);
+        assert_eq!(b.sack(9, 13), 2); // 10, 11 (joins the two ranges)
+        assert_eq!(b.sacked(), 10);
+        assert_eq!(b.ranges, vec![(4, 14)]);
+        b.ack_to(6);
+        assert_eq!(b.ranges, vec![(6, 14)]);
+        assert_eq!(b.sack(0, 20), 6); // 14..20 only
+        assert_eq!(b.sacked(), 14);
+    }
+
+    #[test]
+    fn random_blocks_agree_with_a_per_segment_model() {
+        let mut r = crate::rng::SimRng::stream(5, "sb");
+        let mut b = board(300);
+        let mut model = vec![false; 300];
+        for _ in 0..2000 {
+            let a = r.next_u64() % 300;
+            let len = r.next_u64() % 40;
+            let e = (a + len).min(300);
+            let fresh = b.sack(a, e);
+            let expect = (a..e)
+                .filter(|&s| s >= b.base() && !model[s as usize])
+                .count() as u64;
+            for s in a.max(b.base())..e {
+                model[s as usize] = true;
+            }
+            assert_eq!(fresh, expect);
+            if r.next_u64() % 50 == 0 {
+                let to = (b.base() + r.next_u64() % 10).min(300);
+                b.ack_to(to);
+            }
+            let count = (b.base()..300).filter(|&s| model[s as usize]).count() as u64;
+            assert_eq!(b.sacked(), count);
+        }
     }
 
     #[test]
