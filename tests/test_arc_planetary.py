@@ -1,0 +1,71 @@
+"""The ``arc-planetary`` experiment (Grieco & Mascolo 2005) in quick mode."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ccsim import cli
+from ccsim.experiments import get, registry
+from ccsim.experiments import arc_planetary as arc
+from ccsim.results import load
+
+pytestmark = pytest.mark.needs_core
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("arc")
+    assert cli.main(["reproduce", "arc-planetary", "--quick", "--out", str(out), "-q", "--jobs", "2"]) == 0
+    return out
+
+
+def test_registered_with_quick_and_full_plans():
+    assert "arc-planetary" in registry()
+    exp = get("arc-planetary")
+    quick, full = exp.plans("quick"), exp.plans("full")
+    q = arc.QUICK
+    assert len(quick) == len(q["protocols"]) * (len(q["fig3_rtts"]) + len(q["fig4_losses"])) + len(q["fig5_rtts"]) * len(q["fig5_sizes_mb"])
+    assert len(full) == 6 * (15 + 7) + 3 * 10 and all(p.seeds == 10 for p in full)
+    # the paper's scenario: 1 Mb/s, RTT/2 each way, 100-packet buffer, 1500-byte packets
+    doc = arc.scenario("NewReno", 600, 0.001, 1000).doc
+    link, flow = doc["link"][0], doc["flow"][0]
+    assert (link["rate"], link["delay"], link["queue"]["limit"], link["loss"]) == ("1Mbps", "300s", "100p", 0.001)
+    assert (flow["mss"], flow["header"], flow["app"]["size"], flow["recovery"]) == (1460, 40, "1000000000B", "newreno")
+    assert flow["rto"] == {"min": "200ms", "max": "100000s", "initial": "3s"} and "max_window" not in flow
+    assert flow["cc"] == {"kind": "reno", "counting": "per_ack"} and flow["delayed_ack"] == "100ms"
+    assert doc["simulation"]["duration"] == "60000s"
+    assert arc.time_limit_s(1000, 1) == 24000 and arc.time_limit_s(1000, 2000) == 200000
+
+
+def test_quick_store_has_the_expected_points(out):
+    df = load(out / "arc-planetary" / "store")
+    assert (df["protocol"].unique().tolist()) == arc.QUICK_PROTOCOLS
+    n_points = sum(p.seeds * len(p.combinations()) for p in get("arc-planetary").plans("quick"))
+    assert len(df) == n_points == df["point_id"].nunique()
+    for proto in arc.QUICK_PROTOCOLS:
+        for rtt in arc.QUICK["fig3_rtts"]:
+            sel = df[(df["protocol"] == proto) & (df["rtt_s"] == rtt) & (df["loss_p"] == 0.001)]
+            assert sorted(sel["seed"]) == [1, 2]
+    assert (df["goodput_bps"] > 0).all()
+
+
+def test_report_has_figures_and_claims(out):
+    html = (out / "report" / "index.html").read_text()
+    assert '<section class="experiment" id="arc-planetary">' in html
+    section = html.split('id="arc-planetary"', 1)[1]
+    imgs = re.findall(r'src="data:image/png;base64,', section)
+    assert len(imgs) == len(get("arc-planetary").figures) == 4
+    assert "figure failed" not in section
+    for ref in ("Fig. 3", "Fig. 4", "Fig. 5"):
+        assert f"<tr><td>{ref}</td>" in section
+    assert section.count("<tr><td>Fig. ") == len(arc.CLAIMS)
+    assert "capped" in section and "time_limit_s" in section
+
+
+def test_arc_beats_newreno_at_rtt_5s(out):
+    df = load(out / "arc-planetary" / "store")
+    a, n = arc.mean_goodput(df, "ARC", 5.0), arc.mean_goodput(df, "NewReno", 5.0)
+    assert a > n > 0
