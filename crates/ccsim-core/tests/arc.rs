@@ -3,30 +3,17 @@
 mod common;
 
 use ccsim_core::scenario::*;
-use ccsim_core::units::{Bytes, Dur, SimTime};
+use ccsim_core::units::{Bytes, SimTime};
 use ccsim_core::Simulation;
 use common::*;
 
 fn arc_spec(size: Option<u64>) -> ArcSpec {
     ArcSpec {
-        mss: 1460,
-        header: 40,
-        probe_period: Dur::from_millis(100),
-        gain_periods: 4.0,
-        filter_gain: 0.9,
-        filter_init: ArcFilterInit::FirstSample,
-        init_window: 2.0,
-        window_cap: None,
-        rto: RtoSpec {
-            min: Dur::from_secs(1),
-            max: Dur::from_secs(100_000),
-            initial: Dur::from_secs(3),
-            granularity: Dur::from_millis(1),
-        },
         app: TcpApp::Bulk {
             size: size.map(Bytes),
             start: at(0.0),
         },
+        ..ArcSpec::default()
     }
 }
 

@@ -148,16 +148,9 @@ mod tests {
 
     fn ack(rtt_ms: f64) -> AckEvent {
         AckEvent {
-            now: SimTime::ZERO,
-            acked: Bytes(MSS),
-            sacked: Bytes(0),
-            rtt: Some(Dur::from_secs_f64(rtt_ms / 1000.0)),
             srtt: Dur::from_millis(100),
             min_rtt: Dur::from_millis(100),
-            in_flight: Bytes(0),
-            delivered: Bytes(0),
-            in_recovery: false,
-            mss: Bytes(MSS),
+            ..AckEvent::for_test(MSS, Dur::from_secs_f64(rtt_ms / 1000.0), MSS)
         }
     }
 

@@ -61,6 +61,26 @@ pub enum CongestionKind {
     Timeout,
 }
 
+#[cfg(test)]
+impl AckEvent {
+    /// An ACK of `acked` new bytes with RTT sample, smoothed and minimum RTT all `rtt`, for
+    /// controllers' unit tests.
+    pub(crate) fn for_test(acked: u64, rtt: Dur, mss: u64) -> AckEvent {
+        AckEvent {
+            now: SimTime::ZERO,
+            acked: Bytes(acked),
+            sacked: Bytes(0),
+            rtt: Some(rtt),
+            srtt: rtt,
+            min_rtt: rtt,
+            in_flight: Bytes(0),
+            delivered: Bytes(0),
+            in_recovery: false,
+            mss: Bytes(mss),
+        }
+    }
+}
+
 /// A congestion signal.
 #[derive(Clone, Copy, Debug)]
 pub struct CongestionEvent {

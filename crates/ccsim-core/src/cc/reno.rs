@@ -81,18 +81,7 @@ mod tests {
     const MSS: u64 = 1000;
 
     fn ack(acked: u64) -> AckEvent {
-        AckEvent {
-            now: SimTime::ZERO,
-            acked: Bytes(acked),
-            sacked: Bytes(0),
-            rtt: Some(Dur::from_millis(100)),
-            srtt: Dur::from_millis(100),
-            min_rtt: Dur::from_millis(100),
-            in_flight: Bytes(0),
-            delivered: Bytes(0),
-            in_recovery: false,
-            mss: Bytes(MSS),
-        }
+        AckEvent::for_test(acked, Dur::from_millis(100), MSS)
     }
 
     fn loss(kind: CongestionKind, flight: u64) -> CongestionEvent {

@@ -142,18 +142,7 @@ mod tests {
     const MSS: u64 = 1000;
 
     fn ack(acked: u64, rtt_ms: u64) -> AckEvent {
-        AckEvent {
-            now: SimTime::ZERO,
-            acked: Bytes(acked),
-            sacked: Bytes(0),
-            rtt: Some(Dur::from_millis(rtt_ms)),
-            srtt: Dur::from_millis(rtt_ms),
-            min_rtt: Dur::from_millis(rtt_ms),
-            in_flight: Bytes(0),
-            delivered: Bytes(0),
-            in_recovery: false,
-            mss: Bytes(MSS),
-        }
+        AckEvent::for_test(acked, Dur::from_millis(rtt_ms), MSS)
     }
 
     fn round(rtt_ms: u64) -> RoundEvent {

@@ -121,6 +121,37 @@ pub struct RedSpec {
     pub mean_pktsize: Bytes,
 }
 
+impl Default for ArcSpec {
+    /// The defaults of docs/arc.md: 1460 + 40-byte packets, α = 100 ms, k = 1/(4·RTTmin),
+    /// γ = 0.9 initialised with the first sample, 2 packets to start, no window cap, report
+    /// timeout min 1 s, max 10⁵ s, initial 3 s; an infinite bulk transfer from time 0.
+    fn default() -> ArcSpec {
+        ArcSpec {
+            mss: 1460,
+            header: 40,
+            probe_period: Dur::from_millis(100),
+            gain_periods: 4.0,
+            filter_gain: 0.9,
+            filter_init: ArcFilterInit::FirstSample,
+            init_window: 2.0,
+            window_cap: None,
+            rto: RtoSpec {
+                min: Dur::from_secs(1),
+                max: Dur::from_secs(100_000),
+                initial: Dur::from_secs(3),
+                granularity: Dur::from_millis(1),
+            },
+            app: TcpApp::Bulk {
+                size: None,
+                start: StartSpec {
+                    lo: SimTime::ZERO,
+                    hi: SimTime::ZERO,
+                },
+            },
+        }
+    }
+}
+
 impl Default for RedSpec {
     /// ns-2's defaults (ALGORITHMS.md §1.9): automatic thresholds and weight, max_p 0.1,
     /// gentle, uniform drop spacing, limit 50 packets, mean packet size 500 B.

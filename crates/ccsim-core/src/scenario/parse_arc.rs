@@ -4,7 +4,6 @@
 use super::parse_flow::{bytes_in, parse_rto, parse_tcp_app};
 use super::reader::*;
 use crate::scenario::model::*;
-use crate::units::Dur;
 use serde_json::{Map, Value};
 
 /// Keys an ARC flow may have besides the common ones.
@@ -18,15 +17,10 @@ const PARAM_KEYS: &[&str] = &[
     "window_cap",
 ];
 
-/// ARC's report-timeout defaults: RFC 6298's minimum of 1 s and a maximum far above the
-/// largest planetary RTT (ALGORITHMS.md §3.4.4).
+/// ARC's report-timeout defaults (`ArcSpec::default`): RFC 6298's minimum of 1 s and a
+/// maximum far above the largest planetary RTT (ALGORITHMS.md §3.4.4).
 pub(crate) fn arc_rto() -> RtoSpec {
-    RtoSpec {
-        min: Dur::from_secs(1),
-        max: Dur::from_secs(100_000),
-        initial: Dur::from_secs(3),
-        granularity: Dur::from_millis(1),
-    }
+    ArcSpec::default().rto
 }
 
 fn float_in(
@@ -93,14 +87,9 @@ pub(crate) fn parse_arc(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> ArcS
     let mut spec = ArcSpec {
         mss,
         header,
-        probe_period: Dur::from_millis(100),
-        gain_periods: 4.0,
-        filter_gain: 0.9,
-        filter_init: ArcFilterInit::FirstSample,
-        init_window: 2.0,
-        window_cap: None,
         rto,
         app,
+        ..ArcSpec::default()
     };
     let Some(v) = m.get("arc") else { return spec };
     let p = join(path, "arc");

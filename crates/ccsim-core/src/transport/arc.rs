@@ -459,32 +459,9 @@ impl ArcReceiver {
 mod tests {
     use super::*;
     use crate::rng::SimRng;
-    use crate::scenario::{RtoSpec, StartSpec, TcpApp};
 
     fn spec() -> ArcSpec {
-        ArcSpec {
-            mss: 1460,
-            header: 40,
-            probe_period: Dur::from_millis(100),
-            gain_periods: 4.0,
-            filter_gain: 0.9,
-            filter_init: ArcFilterInit::FirstSample,
-            init_window: 2.0,
-            window_cap: None,
-            rto: RtoSpec {
-                min: Dur::from_secs(1),
-                max: Dur::from_secs(100_000),
-                initial: Dur::from_secs(3),
-                granularity: Dur::from_millis(1),
-            },
-            app: TcpApp::Bulk {
-                size: None,
-                start: StartSpec {
-                    lo: SimTime::ZERO,
-                    hi: SimTime::ZERO,
-                },
-            },
-        }
+        ArcSpec::default()
     }
 
     fn sender() -> ArcSender {
