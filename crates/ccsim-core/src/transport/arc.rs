@@ -151,7 +151,7 @@ impl ArcSender {
             let rtt_min = self.rtt_min.map_or(0.0, |r| r.secs());
             cap = cap.min(self.max_pps * (rtt_min + 1.0 / k));
         }
-        cap.min(MAX_WINDOW).max(1.0)
+        cap.clamp(1.0, MAX_WINDOW)
     }
 
     /// The gain k = 1/(gain_periods·RTTmin), per second (zero before RTTmin is known).

@@ -377,7 +377,7 @@ mod tests {
                 model[s as usize] = true;
             }
             assert_eq!(fresh, expect);
-            if r.next_u64() % 50 == 0 {
+            if r.next_u64().is_multiple_of(50) {
                 let to = (b.base() + r.next_u64() % 10).min(300);
                 b.ack_to(to);
             }
