@@ -135,6 +135,7 @@ impl Default for ArcSpec {
             filter_init: ArcFilterInit::FirstSample,
             init_window: 2.0,
             window_cap: None,
+            report_delay: None,
             rto: RtoSpec {
                 min: Dur::from_secs(1),
                 max: Dur::from_secs(100_000),
@@ -236,6 +237,10 @@ pub struct ArcSpec {
     pub init_window: f64,
     /// Cap on the window in packets (a receiver window); `None` is uncapped (default).
     pub window_cap: Option<u64>,
+    /// Report period: `None` reports every data packet (default, ALGORITHMS.md §3.4.4);
+    /// a duration reports every second in-order packet or after that delay, like a
+    /// delayed ACK (out-of-order data is always reported at once).
+    pub report_delay: Option<Dur>,
     /// Report timeout: RFC 6298 estimator with these bounds (default min 1 s, max 10⁵ s,
     /// initial 3 s).
     pub rto: RtoSpec,

@@ -15,6 +15,7 @@ const PARAM_KEYS: &[&str] = &[
     "filter_init",
     "init_window",
     "window_cap",
+    "report_delay",
 ];
 
 /// ARC's report-timeout defaults (`ArcSpec::default`): RFC 6298's minimum of 1 s and a
@@ -164,6 +165,17 @@ pub(crate) fn parse_arc(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> ArcS
             true,
         ) {
             spec.init_window = x;
+        }
+    }
+    if let Some(v) = t.get("report_delay") {
+        let rp = join(&p, "report_delay");
+        match v {
+            Value::Bool(false) => spec.report_delay = None,
+            _ => {
+                if let Some(d) = positive_duration(cx, &rp, v) {
+                    spec.report_delay = Some(d);
+                }
+            }
         }
     }
     if let Some(v) = t.get("window_cap") {

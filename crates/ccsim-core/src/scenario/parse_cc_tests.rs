@@ -166,12 +166,13 @@ fn fast_parameters_are_checked() {
 #[test]
 fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
     let base = "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n";
-    let ok = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\napp = {{ kind = \"bulk\", size = \"1MB\" }}\narc = {{ window_cap = \"1667p\", filter_init = \"zero\" }}\n");
+    let ok = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\napp = {{ kind = \"bulk\", size = \"1MB\" }}\narc = {{ window_cap = \"1667p\", filter_init = \"zero\", report_delay = \"100ms\" }}\n");
     let sc = from_toml_str(&ok, "t").unwrap();
     match &sc.flows[0].transport {
         TransportSpec::Arc(a) => {
             assert_eq!(a.window_cap, Some(1667));
             assert_eq!(a.filter_init, ArcFilterInit::Zero);
+            assert_eq!(a.report_delay, Some(crate::units::Dur::from_millis(100)));
             assert_eq!(a.probe_period, crate::units::Dur::from_millis(100));
             assert_eq!(a.rto.max, crate::units::Dur::from_secs(100_000));
         }

@@ -393,8 +393,16 @@ impl ArcReceiver {
         total: Option<u64>,
     ) -> ArcReceiver {
         ArcReceiver {
-            inner: TcpReceiver::new(flow, dst, peer, spec.mss, spec.header, None, total)
-                .with_max_sack_blocks(2),
+            inner: TcpReceiver::new(
+                flow,
+                dst,
+                peer,
+                spec.mss,
+                spec.header,
+                spec.report_delay,
+                total,
+            )
+            .with_max_sack_blocks(2),
             gain: spec.filter_gain,
             bhat: match spec.filter_init {
                 ArcFilterInit::Zero => Some(0.0),
@@ -402,6 +410,21 @@ impl ArcReceiver {
             },
             interval_start: None,
             interval_bytes: 0,
+        }
+    }
+
+    /// The delayed-report deadline, if `report_delay` is set and a report is pending.
+    pub fn next_wakeup(&self) -> SimTime {
+        self.inner.next_wakeup()
+    }
+
+    /// A delayed report may be due.
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let before = out.len();
+        self.inner.on_timer(now, out);
+        let bhat = self.bandwidth_estimate().round() as u64;
+        for r in &mut out[before..] {
+            r.set_aux(bhat);
         }
     }
 

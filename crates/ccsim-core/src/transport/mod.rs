@@ -51,7 +51,8 @@ impl Endpoint {
             Endpoint::TcpReceiver(r) => r.on_timer(now, out),
             Endpoint::UdpSource(u) => u.on_timer(now, out),
             Endpoint::ArcSender(s) => s.on_timer(now, out),
-            Endpoint::UdpSink(_) | Endpoint::ArcReceiver(_) => {}
+            Endpoint::ArcReceiver(r) => r.on_timer(now, out),
+            Endpoint::UdpSink(_) => {}
         }
     }
 
@@ -63,7 +64,8 @@ impl Endpoint {
             Endpoint::TcpReceiver(r) => r.next_wakeup(),
             Endpoint::UdpSource(u) => u.next_wakeup(),
             Endpoint::ArcSender(s) => s.next_wakeup(),
-            Endpoint::UdpSink(_) | Endpoint::ArcReceiver(_) => SimTime::NEVER,
+            Endpoint::ArcReceiver(r) => r.next_wakeup(),
+            Endpoint::UdpSink(_) => SimTime::NEVER,
         }
     }
 }
