@@ -343,28 +343,29 @@ def _file_text(rows: pd.DataFrame) -> str:
     return f"{mb / 1000:g} GB" if mb >= 1000 else f"{mb:g} MB"
 
 
-def fig3(df: pd.DataFrame, out_dir: Path) -> Path:
+def _per_protocol_figure(f: pd.DataFrame, x: str, xlabel: str, title: str, out_dir: Path, name: str) -> Path:
+    """Goodput against `x`, one series per protocol (every seed a point, the mean a line)."""
     plt = _plt()
-    f = _fig3(df)
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     for proto in PROTOCOLS:
         rows = f[f["protocol"] == proto]
         if len(rows):
-            _draw(ax, rows, "rtt_s", proto, COLORS[proto], MARKERS[proto])
-    _finish(ax, "RTT (s)", f"Goodput vs RTT, p = {FIG3_LOSS:g}, {_file_text(f)} file")
-    return _save(fig, out_dir, "fig3_goodput_vs_rtt.png")
+            _draw(ax, rows, x, proto, COLORS[proto], MARKERS[proto])
+    _finish(ax, xlabel, title)
+    return _save(fig, out_dir, name)
+
+
+def fig3(df: pd.DataFrame, out_dir: Path) -> Path:
+    f = _fig3(df)
+    return _per_protocol_figure(f, "rtt_s", "RTT (s)", f"Goodput vs RTT, p = {FIG3_LOSS:g}, {_file_text(f)} file",
+                                out_dir, "fig3_goodput_vs_rtt.png")
 
 
 def fig4(df: pd.DataFrame, out_dir: Path) -> Path:
-    plt = _plt()
     f = _fig4(df)
-    fig, ax = plt.subplots(figsize=(7.5, 4.8))
-    for proto in PROTOCOLS:
-        rows = f[f["protocol"] == proto]
-        if len(rows):
-            _draw(ax, rows, "loss_p", proto, COLORS[proto], MARKERS[proto])
-    _finish(ax, "packet loss probability p (each direction)", f"Goodput vs loss, RTT = {FIG4_RTT:g} s, {_file_text(f)} file")
-    return _save(fig, out_dir, "fig4_goodput_vs_loss.png")
+    return _per_protocol_figure(f, "loss_p", "packet loss probability p (each direction)",
+                                f"Goodput vs loss, RTT = {FIG4_RTT:g} s, {_file_text(f)} file", out_dir,
+                                "fig4_goodput_vs_loss.png")
 
 
 def fig5(df: pd.DataFrame, out_dir: Path) -> Path:

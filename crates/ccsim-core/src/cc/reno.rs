@@ -13,6 +13,39 @@ use crate::units::Bytes;
 
 pub use crate::scenario::AckCounting as Counting;
 
+/// RFC 5681 §3.1 window growth for one ACK of `acked` new bytes: slow start below
+/// ssthresh (eq. 2, cwnd += min(N, SMSS)), congestion avoidance above (eq. 3, by bytes or
+/// once per ACK). Shared by the Reno-growth controllers (Reno, Westwood+).
+pub(crate) fn reno_increase(
+    cwnd: f64,
+    ssthresh: f64,
+    acked: f64,
+    mss: f64,
+    counting: Counting,
+) -> f64 {
+    if cwnd < ssthresh {
+        cwnd + acked.min(mss)
+    } else {
+        let counted = match counting {
+            Counting::Bytes => acked,
+            Counting::PerAck => mss,
+        };
+        cwnd + mss * counted / cwnd
+    }
+}
+
+/// RFC 5681's response to a loss: ssthresh = max(FlightSize/2, 2·SMSS) (§3.1 eq. 4), then
+/// cwnd = ssthresh on a fast retransmit (§3.2; the transport adds the 3·SMSS inflation) or
+/// one SMSS after a timeout (§3.1). Returns (ssthresh, cwnd).
+pub(crate) fn reno_loss(kind: CongestionKind, flight: Bytes, mss: f64) -> (f64, f64) {
+    let ssthresh = (flight.0 as f64 / 2.0).max(2.0 * mss);
+    let cwnd = match kind {
+        CongestionKind::FastRetransmit => ssthresh,
+        CongestionKind::Timeout => mss,
+    };
+    (ssthresh, cwnd)
+}
+
 /// Reno state. The window is kept in fractional bytes so congestion-avoidance increments
 /// smaller than a byte are not lost.
 #[derive(Clone, Debug)]
@@ -49,27 +82,16 @@ impl CongestionControl for Reno {
         if ev.acked.0 == 0 || ev.in_recovery {
             return;
         }
-        if self.cwnd < self.ssthresh {
-            // RFC 5681 §3.1 eq. (2): cwnd += min(N, SMSS).
-            self.cwnd += (ev.acked.0 as f64).min(self.mss);
-        } else {
-            let counted = match self.counting {
-                Counting::Bytes => ev.acked.0 as f64,
-                // RFC 5681 §3.1 eq. (3).
-                Counting::PerAck => self.mss,
-            };
-            self.cwnd += self.mss * counted / self.cwnd;
-        }
+        self.cwnd = reno_increase(
+            self.cwnd,
+            self.ssthresh,
+            ev.acked.0 as f64,
+            self.mss,
+            self.counting,
+        );
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2·SMSS).
-        self.ssthresh = (ev.flight_size.0 as f64 / 2.0).max(2.0 * self.mss);
-        self.cwnd = match ev.kind {
-            // §3.2 step 2-3: cwnd = ssthresh (the transport adds the 3·SMSS inflation).
-            CongestionKind::FastRetransmit => self.ssthresh,
-            // §3.1: after a timeout, cwnd = loss window = 1 SMSS.
-            CongestionKind::Timeout => self.mss,
-        };
+        (self.ssthresh, self.cwnd) = reno_loss(ev.kind, ev.flight_size, self.mss);
     }
 }
 

@@ -20,6 +20,7 @@
 //!   recovery is the transport's.
 //! - Rounds that end in fast recovery, or carry no RTT sample (Karn), change nothing.
 
+use super::reno::reno_loss;
 use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
 use crate::scenario::VegasSpec;
 use crate::units::{Bytes, Dur};
@@ -118,15 +119,11 @@ impl CongestionControl for Vegas {
         }
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        // Reno (RFC 5681 §3.1 eq. 4).
-        self.ssthresh = (ev.flight_size.0 as f64 / 2.0).max(2.0 * self.mss);
-        self.cwnd = match ev.kind {
-            CongestionKind::FastRetransmit => {
-                self.in_recovery = true;
-                self.ssthresh
-            }
-            CongestionKind::Timeout => self.mss,
-        };
+        // Reno's response (RFC 5681 §3.1 eq. 4).
+        (self.ssthresh, self.cwnd) = reno_loss(ev.kind, ev.flight_size, self.mss);
+        if ev.kind == CongestionKind::FastRetransmit {
+            self.in_recovery = true;
+        }
         self.ss_grow = true;
     }
     fn on_recovery_exit(&mut self, _now: crate::units::SimTime) {

@@ -19,6 +19,7 @@
 //! RTTmin is the smallest RTT sample seen. Before the first estimate a loss is handled as
 //! Reno (ssthresh = max(FlightSize/2, 2·MSS)).
 
+use super::reno::{reno_increase, Counting};
 use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
 use crate::scenario::{WestwoodFilter, WestwoodSpec};
 use crate::units::{Bytes, Dur, Rate};
@@ -115,11 +116,13 @@ impl CongestionControl for Westwood {
             return;
         }
         // Reno growth (RFC 5681 §3.1, byte counting).
-        if self.cwnd < self.ssthresh {
-            self.cwnd += (ev.acked.0 as f64).min(self.mss);
-        } else {
-            self.cwnd += self.mss * ev.acked.0 as f64 / self.cwnd;
-        }
+        self.cwnd = reno_increase(
+            self.cwnd,
+            self.ssthresh,
+            ev.acked.0 as f64,
+            self.mss,
+            Counting::Bytes,
+        );
     }
     fn on_round(&mut self, ev: &RoundEvent) {
         self.acc_bytes += ev.delivered_in_round.0;
