@@ -13,6 +13,11 @@ pub enum PacketKind {
     Ack,
     /// A UDP datagram; `seq` is its number.
     Udp,
+    /// An SCTP packet with one DATA chunk; `seq` is its TSN (`transport::sctp`).
+    SctpData,
+    /// An SCTP SACK; `seq` is the next expected TSN (cumulative TSN ack + 1), gap-ack
+    /// blocks packed in `sack` (`transport::sctp::gaps`).
+    SctpSack,
 }
 
 /// A SACK block: segments `[start, end)` held by the receiver above the cumulative ACK.
@@ -59,6 +64,8 @@ pub struct Packet {
     pub kind: PacketKind,
     /// `FLAG_*` bits.
     pub flags: u8,
+    /// 0: follow the static routing table; k ≥ 1: the flow's k-th pinned path.
+    pub path: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Packet>() <= 64);
@@ -90,6 +97,7 @@ impl Packet {
             nsack: 0,
             kind,
             flags: 0,
+            path: 0,
         }
     }
     /// SACK block `i` in absolute segment numbers.

@@ -161,6 +161,9 @@ pub struct Series {
     pub flows: Table,
     /// Per-link samples: time_s, link (index), queue_packets, queue_bytes.
     pub links: Table,
+    /// Per-path samples of multipath flows (`trace::PATH_COLUMNS`): time_s, flow, path,
+    /// cwnd_bytes, ssthresh_bytes, srtt_s, bwe_bps, beta, alpha.
+    pub paths: Table,
 }
 
 /// Named `f64` columns of equal length.

@@ -25,6 +25,7 @@ use crate::scenario::{
 };
 use crate::trace::{FlowSample, Sampler};
 use crate::transport::arc::{ArcReceiver, ArcSender};
+use crate::transport::sctp::{SctpReceiver, SctpSender};
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::udp::{UdpSink, UdpSource};
 use crate::transport::Endpoint;
@@ -79,7 +80,7 @@ fn chain_feeders(sc: &Scenario, fwd: &ForwardingTable) -> Vec<Option<LinkId>> {
     };
     for f in &sc.flows {
         let mut pairs = vec![(f.from, f.to)];
-        if matches!(f.transport, TransportSpec::Tcp(_)) {
+        if matches!(f.transport, TransportSpec::Tcp(_) | TransportSpec::Sctp(_)) {
             pairs.push((f.to, f.from));
         }
         for (a, b) in pairs {
@@ -225,6 +226,28 @@ impl Simulation {
                     )));
                     endpoints.push(Endpoint::ArcReceiver(ArcReceiver::new(
                         fid, src, tx, a, total,
+                    )));
+                }
+                TransportSpec::Sctp(c) => {
+                    let app = SenderApp::new(&c.app, rng);
+                    let total = app.total_bytes();
+                    let n_paths = 0;
+                    endpoints.push(Endpoint::SctpSender(SctpSender::new(
+                        fid,
+                        dst,
+                        rx,
+                        c.clone(),
+                        n_paths,
+                        app,
+                    )));
+                    endpoints.push(Endpoint::SctpReceiver(SctpReceiver::new(
+                        fid,
+                        src,
+                        tx,
+                        c.mtu - c.overhead,
+                        total,
+                        c.sack_delay,
+                        c.dac,
                     )));
                 }
                 TransportSpec::Udp(c) => {
@@ -449,6 +472,9 @@ impl Simulation {
                     delivered: r.bytes_delivered(),
                 }
             }
+            (Endpoint::SctpSender(s), Endpoint::SctpReceiver(r)) => {
+                crate::transport::sctp::flow_sample(s, r)
+            }
             (_, Endpoint::UdpSink(k)) => FlowSample {
                 cwnd: f64::NAN,
                 ssthresh: f64::NAN,
@@ -463,6 +489,10 @@ impl Simulation {
         for k in 0..self.sampler.flows.len() {
             let s = self.flow_sample(self.sampler.flows[k]);
             self.sampler.record_flow(now, k, s);
+            let f = self.sampler.flows[k];
+            if let Endpoint::SctpSender(tx) = &self.endpoints[self.flows[f].sender.idx()] {
+                crate::transport::sctp::record_paths(&mut self.sampler, now, f, tx);
+            }
         }
         for k in 0..self.sampler.links.len() {
             let l = self.sampler.links[k];
@@ -538,6 +568,10 @@ impl Simulation {
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
                     (tx.stats.first_open, rx.completion)
                 }
+                (Endpoint::SctpSender(tx), Endpoint::SctpReceiver(rx), TransportSpec::Sctp(_)) => {
+                    crate::transport::sctp::summarise(&mut s, tx, rx);
+                    (tx.stats.first_open, rx.completion)
+                }
                 (Endpoint::UdpSource(src), Endpoint::UdpSink(sink), TransportSpec::Udp(_)) => {
                     s.transport = "udp".into();
                     s.bytes_delivered = sink.bytes;
@@ -591,6 +625,7 @@ impl Simulation {
             series: Series {
                 flows: std::mem::take(&mut self.sampler.flow_table),
                 links: std::mem::take(&mut self.sampler.link_table),
+                paths: std::mem::take(&mut self.sampler.path_table),
             },
         }
     }

@@ -12,6 +12,8 @@
 //! Adding a controller: one file here, one variant in `AnyCc`, one in `CcSpec`, unit tests
 //! in its file (see docs/adding-a-controller.md).
 
+pub mod bwe;
+pub mod cmt;
 pub mod cubic;
 pub mod fast;
 pub mod reno;

@@ -8,8 +8,8 @@
 //!   Rounds shorter than `min_interval` (default 50 ms, Linux) are merged with the next ones
 //!   until the interval is long enough, so ACK compression on short paths does not produce
 //!   wild samples.
-//! - **Filter** (`WestwoodFilter`): the first sample initialises the estimate (Linux);
-//!   after that
+//! - **Filter** (`WestwoodFilter`, implemented once in `cc/bwe.rs` and shared with
+//!   CMT-BERP): the first sample initialises the estimate (Linux); after that
 //!   - `Ewma` (default, Grieco & Mascolo): b̂ ← 0.9·b̂ + 0.1·b;
 //!   - `Linux`: two cascaded EWMAs of gain 7/8, s ← (7s + b)/8, b̂ ← (7b̂ + s)/8;
 //!   - `Tustin` (ns-3): b̂ ← 0.9·b̂ + 0.1·(b + b_prev)/2.
@@ -19,9 +19,10 @@
 //! RTTmin is the smallest RTT sample seen. Before the first estimate a loss is handled as
 //! Reno (ssthresh = max(FlightSize/2, 2·MSS)).
 
+use super::bwe::BandwidthFilter;
 use super::reno::{reno_increase, Counting};
 use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
-use crate::scenario::{WestwoodFilter, WestwoodSpec};
+use crate::scenario::WestwoodSpec;
 use crate::units::{Bytes, Dur, Rate};
 
 /// Westwood+ state. Windows in fractional bytes, estimate in bytes per second.
@@ -35,10 +36,8 @@ pub struct Westwood {
     /// Bytes and time accumulated towards the next sample.
     acc_bytes: u64,
     acc_time: Dur,
-    /// Filtered estimate (bytes/s), the previous raw sample, and the Linux first stage.
-    bwe: Option<f64>,
-    prev_sample: f64,
-    stage1: f64,
+    /// Filtered estimate (bytes/s).
+    bwe: BandwidthFilter,
 }
 
 impl Westwood {
@@ -52,15 +51,13 @@ impl Westwood {
             min_rtt: None,
             acc_bytes: 0,
             acc_time: Dur::ZERO,
-            bwe: None,
-            prev_sample: 0.0,
-            stage1: 0.0,
+            bwe: BandwidthFilter::new(p.filter, 0.9),
         }
     }
 
     /// The filtered bandwidth estimate (payload bits per second), once there is one.
     pub fn bandwidth_estimate(&self) -> Option<Rate> {
-        self.bwe.map(|b| Rate((b * 8.0).round() as u64))
+        self.bwe.estimate().map(|b| Rate((b * 8.0).round() as u64))
     }
 
     /// The smallest RTT seen.
@@ -68,30 +65,10 @@ impl Westwood {
         self.min_rtt
     }
 
-    /// Feed one raw sample (bytes/s) through the filter.
-    fn filter(&mut self, b: f64) {
-        let est = match self.bwe {
-            None => {
-                self.stage1 = b;
-                b
-            }
-            Some(e) => match self.p.filter {
-                WestwoodFilter::Ewma => 0.9 * e + 0.1 * b,
-                WestwoodFilter::Linux => {
-                    self.stage1 = (7.0 * self.stage1 + b) / 8.0;
-                    (7.0 * e + self.stage1) / 8.0
-                }
-                WestwoodFilter::Tustin => 0.9 * e + 0.1 * (b + self.prev_sample) / 2.0,
-            },
-        };
-        self.prev_sample = b;
-        self.bwe = Some(est);
-    }
-
     /// ssthresh after a loss: BWE·RTTmin, at least 2 MSS; Reno's if there is no estimate.
     fn loss_ssthresh(&self, flight: Bytes) -> f64 {
         let floor = 2.0 * self.mss;
-        match (self.bwe, self.min_rtt) {
+        match (self.bwe.estimate(), self.min_rtt) {
             (Some(b), Some(r)) => (b * r.secs()).max(floor),
             _ => (flight.0 as f64 / 2.0).max(floor),
         }
@@ -129,7 +106,7 @@ impl CongestionControl for Westwood {
         self.acc_time = self.acc_time + ev.duration;
         if self.acc_time >= self.p.min_interval && self.acc_time > Dur::ZERO {
             let sample = self.acc_bytes as f64 / self.acc_time.secs();
-            self.filter(sample);
+            self.bwe.push(sample);
             self.acc_bytes = 0;
             self.acc_time = Dur::ZERO;
         }
@@ -150,6 +127,7 @@ impl CongestionControl for Westwood {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::WestwoodFilter;
     use crate::units::SimTime;
 
     const MSS: u64 = 1000;

@@ -22,6 +22,8 @@ mod parse_queue;
 #[cfg(test)]
 #[path = "parse_robustness_tests.rs"]
 mod parse_robustness_tests;
+#[path = "parse_sctp.rs"]
+mod parse_sctp;
 #[cfg(test)]
 #[path = "parse_tests.rs"]
 mod parse_tests;

@@ -3,6 +3,7 @@
 
 use super::parse_arc::{parse_arc, ARC_KEYS};
 use super::parse_cc::parse_cc;
+use super::parse_sctp::{parse_sctp, SCTP_KEYS};
 use super::reader::*;
 use super::Net;
 use crate::scenario::model::*;
@@ -126,6 +127,7 @@ enum Transport {
     Tcp,
     Udp,
     Arc,
+    Sctp,
 }
 
 fn parse_flow(
@@ -148,17 +150,35 @@ fn parse_flow(
             &join(&path, "transport"),
             v,
             "transport",
-            &["tcp", "udp", "arc"],
+            &["tcp", "udp", "arc", "sctp"],
         )
         .map(|k| match k {
             0 => Transport::Tcp,
             1 => Transport::Udp,
-            _ => Transport::Arc,
+            2 => Transport::Arc,
+            _ => Transport::Sctp,
         }),
     };
     for k in m.keys() {
         let key = k.as_str();
         if COMMON_KEYS.contains(&key) {
+            continue;
+        }
+        if transport == Some(Transport::Sctp) {
+            if !SCTP_KEYS.contains(&key) {
+                cx.err(
+                    &join(&path, key),
+                    format!(
+                        "unknown key for an SCTP flow; allowed: {}",
+                        COMMON_KEYS
+                            .iter()
+                            .chain(SCTP_KEYS)
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
             continue;
         }
         if transport == Some(Transport::Arc) {
@@ -237,6 +257,7 @@ fn parse_flow(
         Some(Transport::Tcp) => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
         Some(Transport::Udp) => TransportSpec::Udp(parse_cbr_app(cx, &path, m)),
         Some(Transport::Arc) => TransportSpec::Arc(parse_arc(cx, &path, m)),
+        Some(Transport::Sctp) => TransportSpec::Sctp(parse_sctp(cx, &path, m)),
         None => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
     };
 

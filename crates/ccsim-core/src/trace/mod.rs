@@ -12,6 +12,19 @@ pub const FLOW_COLUMNS: [&str; 6] = [
     "srtt_s",
     "rate_bps",
 ];
+/// Column names of the per-path table (multipath transports: one row per flow and path;
+/// `path` is 1-based, bwe in payload bit/s, NaN where a transport has no such quantity).
+pub const PATH_COLUMNS: [&str; 9] = [
+    "time_s",
+    "flow",
+    "path",
+    "cwnd_bytes",
+    "ssthresh_bytes",
+    "srtt_s",
+    "bwe_bps",
+    "beta",
+    "alpha",
+];
 /// Column names of the per-link table.
 pub const LINK_COLUMNS: [&str; 4] = ["time_s", "link", "queue_packets", "queue_bytes"];
 
@@ -43,6 +56,8 @@ pub struct Sampler {
     pub flow_table: Table,
     /// Per-link table.
     pub link_table: Table,
+    /// Per-path table (multipath transports).
+    pub path_table: Table,
 }
 
 impl Sampler {
@@ -56,6 +71,7 @@ impl Sampler {
             last_time: SimTime::ZERO,
             flow_table: Table::with_columns(&FLOW_COLUMNS),
             link_table: Table::with_columns(&LINK_COLUMNS),
+            path_table: Table::with_columns(&PATH_COLUMNS),
         }
     }
 
@@ -83,6 +99,11 @@ impl Sampler {
     pub fn record_link(&mut self, now: SimTime, link: usize, packets: u64, bytes: u64) {
         self.link_table
             .push(&[now.secs(), link as f64, packets as f64, bytes as f64]);
+    }
+
+    /// Record one path of a multipath flow: a row in `PATH_COLUMNS` order.
+    pub fn record_path(&mut self, row: &[f64; 9]) {
+        self.path_table.push(row);
     }
 
     /// Close a sampling instant.

@@ -2,12 +2,14 @@
 //! sends into an outbox, and reports its next deadline.
 
 pub mod arc;
+pub mod sctp;
 pub mod tcp;
 pub mod udp;
 
 use crate::packet::{Packet, PacketKind};
 use crate::units::SimTime;
 use arc::{ArcReceiver, ArcSender};
+use sctp::{SctpReceiver, SctpSender};
 use tcp::{TcpReceiver, TcpSender};
 use udp::{UdpSink, UdpSource};
 
@@ -27,6 +29,10 @@ pub enum Endpoint {
     ArcSender(ArcSender),
     /// ARC receiver.
     ArcReceiver(ArcReceiver),
+    /// SCTP/CMT sender.
+    SctpSender(SctpSender),
+    /// SCTP/CMT receiver.
+    SctpReceiver(SctpReceiver),
 }
 
 impl Endpoint {
@@ -39,6 +45,8 @@ impl Endpoint {
             (Endpoint::UdpSink(k), PacketKind::Udp) => k.on_packet(now, pkt),
             (Endpoint::ArcSender(s), PacketKind::Ack) => s.on_report(now, pkt, out),
             (Endpoint::ArcReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
+            (Endpoint::SctpSender(s), PacketKind::SctpSack) => s.on_packet(now, pkt, out),
+            (Endpoint::SctpReceiver(r), PacketKind::SctpData) => r.on_data(now, pkt, out),
             _ => {}
         }
     }
@@ -52,6 +60,8 @@ impl Endpoint {
             Endpoint::UdpSource(u) => u.on_timer(now, out),
             Endpoint::ArcSender(s) => s.on_timer(now, out),
             Endpoint::ArcReceiver(r) => r.on_timer(now, out),
+            Endpoint::SctpSender(s) => s.on_timer(now, out),
+            Endpoint::SctpReceiver(r) => r.on_timer(now, out),
             Endpoint::UdpSink(_) => {}
         }
     }
@@ -65,6 +75,8 @@ impl Endpoint {
             Endpoint::UdpSource(u) => u.next_wakeup(),
             Endpoint::ArcSender(s) => s.next_wakeup(),
             Endpoint::ArcReceiver(r) => r.next_wakeup(),
+            Endpoint::SctpSender(s) => s.next_wakeup(),
+            Endpoint::SctpReceiver(r) => r.next_wakeup(),
             Endpoint::UdpSink(_) => SimTime::NEVER,
         }
     }
