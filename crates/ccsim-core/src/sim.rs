@@ -12,6 +12,7 @@ use crate::apps::SenderApp;
 use crate::engine::{Event, EventQueue};
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
+use crate::net::pinned::PinnedPaths;
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
 use crate::net::{Link, QueueDisc};
@@ -45,6 +46,10 @@ pub struct Simulation {
     events: EventQueue,
     links: Vec<Link>,
     fwd: ForwardingTable,
+    pinned: PinnedPaths,
+    /// Path stamped on packets an endpoint sends without one: 1 when its flow has exactly
+    /// one pinned path (single-path transports need not know about paths), else 0.
+    ep_path: Vec<u8>,
     endpoints: Vec<Endpoint>,
     ep_node: Vec<NodeId>,
     /// Pending wakeup times per endpoint; the last is the earliest.
@@ -62,7 +67,11 @@ pub struct Simulation {
 /// For each link, its only upstream link if the flows' static routes give it exactly one
 /// (and no endpoint sends on it directly); such a link can take packets as soon as the
 /// upstream link accepts them, because nothing else can reach its queue in between.
-fn chain_feeders(sc: &Scenario, fwd: &ForwardingTable) -> Vec<Option<LinkId>> {
+fn chain_feeders(
+    sc: &Scenario,
+    fwd: &ForwardingTable,
+    pinned: &PinnedPaths,
+) -> Vec<Option<LinkId>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Feed {
         Nothing,
@@ -78,18 +87,25 @@ fn chain_feeders(sc: &Scenario, fwd: &ForwardingTable) -> Vec<Option<LinkId>> {
             _ => Feed::Many,
         };
     };
-    for f in &sc.flows {
-        let mut pairs = vec![(f.from, f.to)];
-        if matches!(f.transport, TransportSpec::Tcp(_) | TransportSpec::Sctp(_)) {
-            pairs.push((f.to, f.from));
+    for (i, f) in sc.flows.iter().enumerate() {
+        let replies = !matches!(f.transport, TransportSpec::Udp(_));
+        let mut routes = Vec::new();
+        // Conservatively include the table routes even when every packet is pinned.
+        routes.extend(fwd.path(&sc.links, f.from, f.to));
+        if replies {
+            routes.extend(fwd.path(&sc.links, f.to, f.from));
         }
-        for (a, b) in pairs {
-            if let Some(path) = fwd.path(&sc.links, a, b) {
-                let mut prev = None;
-                for l in path {
-                    note(l, prev);
-                    prev = Some(l);
-                }
+        for k in 1..=f.paths.len() {
+            routes.push(pinned.links(FlowId(i as u32), k as u8, true));
+            if replies {
+                routes.push(pinned.links(FlowId(i as u32), k as u8, false));
+            }
+        }
+        for path in routes {
+            let mut prev = None;
+            for l in path {
+                note(l, prev);
+                prev = Some(l);
             }
         }
     }
@@ -137,6 +153,11 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
+        let pinned =
+            PinnedPaths::new(&scenario.links, &scenario.flows).map_err(|m| ScenarioError {
+                source: "<scenario>".into(),
+                problems: vec![invalid("flow".into(), m)],
+            })?;
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
             .links
@@ -165,12 +186,16 @@ impl Simulation {
             .collect();
         let mut links = links;
         if scenario.link_model == LinkModel::Fast {
-            for (l, from) in chain_feeders(&scenario, &fwd).into_iter().enumerate() {
+            for (l, from) in chain_feeders(&scenario, &fwd, &pinned)
+                .into_iter()
+                .enumerate()
+            {
                 links[l].chained_from = from;
             }
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
+        let mut ep_path = Vec::with_capacity(2 * scenario.flows.len());
         let mut flows = Vec::with_capacity(scenario.flows.len());
         let mut warnings = Vec::new();
         for (i, f) in scenario.flows.iter().enumerate() {
@@ -213,9 +238,11 @@ impl Simulation {
                     let app = SenderApp::new(&a.app, rng);
                     let total = app.total_bytes();
                     // ARC caps its rate at its interface: the first link towards the peer.
-                    let interface = fwd
-                        .next_link(f.from, f.to)
-                        .map_or(Rate(u64::MAX), |l| scenario.links[l.idx()].rate);
+                    let first = match f.paths.len() {
+                        1 => pinned.links(fid, 1, true).first().copied(),
+                        _ => fwd.next_link(f.from, f.to),
+                    };
+                    let interface = first.map_or(Rate(u64::MAX), |l| scenario.links[l.idx()].rate);
                     endpoints.push(Endpoint::ArcSender(ArcSender::new(
                         fid,
                         dst,
@@ -231,7 +258,7 @@ impl Simulation {
                 TransportSpec::Sctp(c) => {
                     let app = SenderApp::new(&c.app, rng);
                     let total = app.total_bytes();
-                    let n_paths = 0;
+                    let n_paths = f.paths.len();
                     endpoints.push(Endpoint::SctpSender(SctpSender::new(
                         fid,
                         dst,
@@ -257,6 +284,9 @@ impl Simulation {
             }
             ep_node.push(src);
             ep_node.push(dst);
+            let stamp = u8::from(f.paths.len() == 1);
+            ep_path.push(stamp);
+            ep_path.push(stamp);
             flows.push(FlowRuntime {
                 sender: tx,
                 receiver: rx,
@@ -278,6 +308,8 @@ impl Simulation {
             events,
             links,
             fwd,
+            pinned,
+            ep_path,
             ep_pending: vec![Vec::with_capacity(4); endpoints.len()],
             endpoints,
             ep_node,
@@ -375,7 +407,7 @@ impl Simulation {
     /// link delivers it with an event.
     #[inline]
     fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
-        let Some(mut l) = self.fwd.next_link(node.idx(), pkt.dst.idx()) else {
+        let Some(mut l) = self.next_link(node, &pkt) else {
             self.drop_packet(&pkt, DropCause::NoRoute);
             return;
         };
@@ -393,7 +425,7 @@ impl Simulation {
                     }
                     let v = link.to;
                     if v != pkt.dst {
-                        if let Some(n) = self.fwd.next_link(v.idx(), pkt.dst.idx()) {
+                        if let Some(n) = self.next_link(v, &pkt) {
                             if self.links[n.idx()].chained_from == Some(l) {
                                 l = n;
                                 at = arrive;
@@ -408,6 +440,16 @@ impl Simulation {
         }
     }
 
+    /// The link `pkt` leaves `node` by: its pinned path's, or the routing table's.
+    #[inline]
+    fn next_link(&self, node: NodeId, pkt: &Packet) -> Option<LinkId> {
+        if pkt.path == 0 {
+            self.fwd.next_link(node.idx(), pkt.dst.idx())
+        } else {
+            self.pinned.next_link(pkt.flow, pkt.path, node, pkt.dst)
+        }
+    }
+
     #[inline]
     fn drop_packet(&mut self, pkt: &Packet, cause: DropCause) {
         self.dropped.add(cause);
@@ -419,9 +461,13 @@ impl Simulation {
     fn flush(&mut self, now: SimTime, ep: EndpointId) {
         if !self.out.is_empty() {
             let node = self.ep_node[ep.idx()];
+            let stamp = self.ep_path[ep.idx()];
             let mut out = std::mem::take(&mut self.out);
-            for pkt in out.drain(..) {
+            for mut pkt in out.drain(..) {
                 self.created += 1;
+                if pkt.path == 0 {
+                    pkt.path = stamp;
+                }
                 self.forward(now, node, pkt);
             }
             self.out = out;

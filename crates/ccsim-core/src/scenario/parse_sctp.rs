@@ -7,6 +7,8 @@ use super::reader::*;
 use crate::scenario::model::*;
 use serde_json::{Map, Value};
 
+/// Most destinations (pinned paths) of one association.
+pub(crate) const MAX_SCTP_PATHS: usize = 32;
 /// Keys an SCTP flow may have besides the common ones.
 pub(crate) const SCTP_KEYS: &[&str] = &["cc", "rto", "sctp"];
 const PARAM_KEYS: &[&str] = &[
