@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from ccsim.scenario import Scenario
 
-__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS"]
+__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
 DROP_CAUSES = ("queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down")
@@ -68,6 +68,8 @@ LINK_COLUMNS = _expand(_LINK_FIELDS)
 #: Columns of the time-series frames.
 FLOW_SERIES_COLUMNS = ("time_s", "flow", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "rate_bps")
 LINK_SERIES_COLUMNS = ("time_s", "link", "queue_packets", "queue_bytes")
+#: Columns of the per-path frame (multipath transports; path is 1-based).
+PATH_SERIES_COLUMNS = ("time_s", "flow", "path", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "bwe_bps", "beta", "alpha")
 
 
 class RawResultLike(Protocol):
@@ -181,6 +183,18 @@ class Result:
         names = [lk["name"] for lk in self.summary.get("links", [])]
         return _series_frame(self._raw.table("links"), "link", names, LINK_SERIES_COLUMNS)
 
+    @cached_property
+    def path_series(self) -> pd.DataFrame:
+        """Per-path samples of multipath flows (SCTP/CMT): time_s, flow (categorical), path
+        (1-based), cwnd_bytes, ssthresh_bytes, srtt_s, bwe_bps, beta, alpha. Empty when no
+        flow has paths (or the core predates the table)."""
+        names = [f["name"] for f in self.summary.get("flows", [])]
+        try:
+            table = self._raw.table("paths")
+        except KeyError:
+            table = {c: b"" for c in PATH_SERIES_COLUMNS}
+        return _series_frame(table, "flow", names, PATH_SERIES_COLUMNS)
+
     def save(self, out_dir: str | Path) -> list[Path]:
         """Write summary.json, flows/links/flow_series/link_series .parquet (and
         scenario.json when the scenario is known) into ``out_dir``; return the paths."""
@@ -195,7 +209,10 @@ class Result:
             doc = {"source": self.scenario.source, "doc": json.loads(self.scenario.to_json())}
             path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             written.append(path)
-        for name in ("flows", "links", "flow_series", "link_series"):
+        names = ["flows", "links", "flow_series", "link_series"]
+        if len(self.path_series):
+            names.append("path_series")
+        for name in names:
             path = out / f"{name}.parquet"
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)
             written.append(path)

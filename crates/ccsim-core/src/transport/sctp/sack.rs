@@ -197,7 +197,9 @@ impl SctpSender {
                     cum_advanced
                 };
                 if may_grow {
-                    let limited = p.flight_before as f64 >= self.cc.paths[d].cwnd;
+                    // "Fully utilised" (§7.2.1): no room for another packet before the SACK.
+                    let limited =
+                        (p.flight_before + self.full_chunk()) as f64 > self.cc.paths[d].cwnd;
                     self.cc.on_ack(d, p.newly_bytes as f64, limited);
                 }
             }

@@ -259,9 +259,18 @@ impl SctpSender {
         best
     }
 
-    fn has_room(&self, d: usize) -> bool {
-        // RFC 4960 §6.1 B: no new transmission while flight ≥ cwnd.
-        (self.dests[d].flight as f64) < self.cc.paths[d].cwnd
+    /// Whether a full packet fits in destination `d`'s window. RFC 4960 §6.1 B forbids new
+    /// data while flight ≥ cwnd; read packet by packet (flight + chunk ≤ cwnd) so that a
+    /// window of k MTUs carries k packets (after a T3 timeout: exactly one), as ns-2 does.
+    /// An empty destination may always send one packet.
+    pub(super) fn has_room(&self, d: usize) -> bool {
+        let flight = self.dests[d].flight;
+        flight == 0 || (flight + self.full_chunk()) as f64 <= self.cc.paths[d].cwnd
+    }
+
+    /// Bytes of a full chunk (payload + DATA chunk header).
+    pub(super) fn full_chunk(&self) -> u64 {
+        self.payload + DATA_CHUNK_HEADER as u64
     }
 
     fn chunk_payload(&self, tsn: u64) -> u64 {
@@ -354,41 +363,33 @@ impl SctpSender {
         } else {
             self.spec.max_burst
         };
-        loop {
-            let mut sent = false;
-            for k in 0..n {
-                let d = (self.rr + k) % n;
-                if self.next_tsn >= self.total_tsns {
-                    return;
-                }
-                let bytes = self.chunk_payload(self.next_tsn) + DATA_CHUNK_HEADER as u64;
-                if blocked[d]
-                    || !self.has_room(d)
-                    || self.dests[d].burst >= burst
-                    || !self.rwnd_allows(bytes)
-                {
-                    continue;
-                }
-                self.chunks.push_back(Chunk {
-                    dest: d as u8,
-                    state: ChunkState::InFlight,
-                    tx: 1,
-                    miss: 0,
-                    fast_rtx_done: false,
-                    fast_pending: false,
-                    bytes: bytes as u32,
-                });
-                self.dests[d].flight += bytes;
-                self.dests[d].burst += 1;
-                let tsn = self.next_tsn;
-                self.next_tsn += 1;
-                self.emit(now, out, tsn, d, false);
-                sent = true;
+        // One packet at a time to the next destination (round-robin) with room.
+        while self.next_tsn < self.total_tsns {
+            let bytes = self.chunk_payload(self.next_tsn) + DATA_CHUNK_HEADER as u64;
+            if !self.rwnd_allows(bytes) {
+                return;
             }
-            self.rr = (self.rr + 1) % n;
-            if !sent {
-                break;
-            }
+            let Some(d) = (0..n)
+                .map(|k| (self.rr + k) % n)
+                .find(|&d| !blocked[d] && self.has_room(d) && self.dests[d].burst < burst)
+            else {
+                return;
+            };
+            self.chunks.push_back(Chunk {
+                dest: d as u8,
+                state: ChunkState::InFlight,
+                tx: 1,
+                miss: 0,
+                fast_rtx_done: false,
+                fast_pending: false,
+                bytes: bytes as u32,
+            });
+            self.dests[d].flight += bytes;
+            self.dests[d].burst += 1;
+            let tsn = self.next_tsn;
+            self.next_tsn += 1;
+            self.emit(now, out, tsn, d, false);
+            self.rr = (d + 1) % n;
         }
     }
 
