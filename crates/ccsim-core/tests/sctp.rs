@@ -173,3 +173,65 @@ fn sfr_prevents_the_spurious_fast_retransmits_of_naive_cmt_under_unequal_rtts() 
     // Each spurious fast retransmit also halves the slow path's window.
     assert!(cmt_mbps > 1.2 * naive_mbps, "{cmt_mbps} vs {naive_mbps}");
 }
+
+/// Total cwnd (MTUs) after 10 s in congestion avoidance from 2 MTUs per path, on two
+/// symmetric lossless 100 Mb/s paths (60 ms RTT, far below the BDP so no queue builds).
+fn ca_growth(cc: &str) -> (f64, SctpSender) {
+    let toml = format!(
+        r#"
+[simulation]
+duration = "10s"
+[[link]]
+between = ["s", "a"]
+rate = "100Mbps"
+delay = "15ms"
+[[link]]
+between = ["a", "d"]
+rate = "100Mbps"
+delay = "15ms"
+[[link]]
+between = ["s", "b"]
+rate = "100Mbps"
+delay = "15ms"
+[[link]]
+between = ["b", "d"]
+rate = "100Mbps"
+delay = "15ms"
+[[flow]]
+from = "s"
+to = "d"
+transport = "sctp"
+paths = [["s", "a", "d"], ["s", "b", "d"]]
+cc = {cc}
+sctp = {{ init_ssthresh = "1B", rwnd = "100MB" }}
+app = {{ kind = "bulk" }}
+"#
+    );
+    let (_, tx, _) = run(&toml);
+    (tx.windows().total_cwnd() / 1500.0, tx)
+}
+
+#[test]
+fn berp_with_beta_half_is_lia_coupled_cmt() {
+    let (cmt, _) = ca_growth("\"cmt\"");
+    let (lia, tx) = ca_growth("{ kind = \"berp\", beta = 0.5 }");
+    // Independent RFC 6356 α from the final state: w_T·max(w_i/rtt_i²)/(Σ w_i/rtt_i)².
+    let w = tx.windows();
+    let (mut best, mut sum, mut total) = (0f64, 0.0, 0.0);
+    for (d, p) in w.paths.iter().enumerate() {
+        let r = tx.rtt(d).srtt().secs();
+        best = best.max(p.cwnd / (r * r));
+        sum += p.cwnd / r;
+        total += p.cwnd;
+    }
+    let alpha_lia = total * best / (sum * sum);
+    assert!((w.compute_alpha() - alpha_lia).abs() < 1e-9 * alpha_lia);
+    assert!(
+        (alpha_lia - 0.5).abs() < 0.05,
+        "symmetric paths: α ≈ 1/n, got {alpha_lia}"
+    );
+    // CMT-CC: +1 MTU per path per RTT (2 in total); LIA with n = 2: +1/2 in total, a quarter.
+    let ratio = (lia - 4.0) / (cmt - 4.0);
+    eprintln!("growth over 10 s: CMT-CC {cmt:.1} MTU, BERP(β=½) {lia:.1} MTU, ratio {ratio:.3}");
+    assert!((0.2..0.3).contains(&ratio), "ratio {ratio}");
+}

@@ -313,7 +313,11 @@ def trace_runs(part: str, file_mb: float) -> dict[str, Any]:
         limit = float(str(doc["simulation"]["duration"]).rstrip("s"))
         doc["simulation"]["duration"] = f"{min(limit, TRACE_S):g}s"
         doc["trace"] = {"interval": "100ms", "flows": ["assoc"]}
-        out[cc] = run(Scenario(doc, source=f"{sc.source} (traced)"), progress=False).path_series
+        res = run(Scenario(doc, source=f"{sc.source} (traced)"), progress=False)
+        series = res.path_series
+        done = res.flows["completion_time_s"].iloc[0]
+        # Stop the trace when the file is delivered (the windows freeze afterwards).
+        out[cc] = series[series["time_s"] <= done] if done == done else series
     return out
 
 
