@@ -107,13 +107,33 @@ def _doc(links: list[dict[str, Any]], flows: list[dict[str, Any]], duration_s: f
             "link": links, "flow": flows}
 
 
-def scenario_a(cc: str, loss: float, file_mb: float, seed: int = 1) -> Scenario:
-    """Experiment A: disjoint paths, random loss only."""
-    links = [_link("S", "N1", ACCESS, ACCESS_LOSS), _link("N1", "N3", CORE, loss, "core1"),
-             _link("N3", "D", ACCESS, ACCESS_LOSS), _link("S", "N2", ACCESS, ACCESS_LOSS),
-             _link("N2", "N4", CORE, loss, "core2"), _link("N4", "D", ACCESS, ACCESS_LOSS)]
+def _one_way(a: str, b: str, kind: dict[str, str], loss: float) -> list[dict[str, Any]]:
+    """A duplex link whose loss applies from a to b only (data direction)."""
+    fwd = {"from": a, "to": b, **kind, "queue": dict(QUEUE)}
+    if loss > 0:
+        fwd["loss"] = loss
+    return [fwd, {"from": b, "to": a, **kind, "queue": dict(QUEUE)}]
+
+
+#: Sensitivity variants of A (never used by the claims): fast retransmit on three miss
+#: indications (RFC 4960) instead of four, and loss on the data direction only.
+VARIANTS = {"A": "default", "A, 3 miss indications": "frt3", "A, loss on data only": "data_only"}
+
+
+def scenario_a(cc: str, loss: float, file_mb: float, seed: int = 1, variant: str = "default") -> Scenario:
+    """Experiment A: disjoint paths, random loss only (``variant``: see ``VARIANTS``)."""
+    if variant == "data_only":
+        links = [*_one_way("S", "N1", ACCESS, ACCESS_LOSS), *_one_way("N1", "N3", CORE, loss),
+                 *_one_way("N3", "D", ACCESS, ACCESS_LOSS), *_one_way("S", "N2", ACCESS, ACCESS_LOSS),
+                 *_one_way("N2", "N4", CORE, loss), *_one_way("N4", "D", ACCESS, ACCESS_LOSS)]
+    else:
+        links = [_link("S", "N1", ACCESS, ACCESS_LOSS), _link("N1", "N3", CORE, loss, "core1"),
+                 _link("N3", "D", ACCESS, ACCESS_LOSS), _link("S", "N2", ACCESS, ACCESS_LOSS),
+                 _link("N2", "N4", CORE, loss, "core2"), _link("N4", "D", ACCESS, ACCESS_LOSS)]
     flow = _sctp_flow(cc, [["S", "N1", "N3", "D"], ["S", "N2", "N4", "D"]], file_mb)
-    return Scenario(_doc(links, [flow], _limit_s(file_mb), seed), source=f"cmt_berp A: {cc}, p {loss:g}")
+    if variant == "frt3":
+        flow["sctp"]["fast_rtx_threshold"] = 3
+    return Scenario(_doc(links, [flow], _limit_s(file_mb), seed), source=f"cmt_berp A ({variant}): {cc}, p {loss:g}")
 
 
 def scenario_b(cc: str, loss: float, file_mb: float, seed: int = 1) -> Scenario:
@@ -145,7 +165,8 @@ def plans(cfg: dict[str, Any]) -> list[Plan]:
     out = []
     for cc in CONTROLLERS:
         for p in cfg["losses"]:
-            for part, make in (("A", scenario_a), ("B", scenario_b)):
+            parts = [(part, lambda c, x, f, v=v: scenario_a(c, x, f, variant=v)) for part, v in VARIANTS.items()]
+            for part, make in [*parts, ("B", scenario_b)]:
                 labels = {"part": part, "controller": cc, "loss_p": float(p), "load": float("nan"),
                           "file_mb": float(cfg["file_mb"])}
                 out.append(Plan(base=make(cc, p, cfg["file_mb"]), seeds=cfg["seeds"], labels=labels,
@@ -297,6 +318,24 @@ def fig8(df: pd.DataFrame, out_dir: Path) -> Path:
                              "fig8_throughput_vs_load.png")
 
 
+def fig_sensitivity(df: pd.DataFrame, out_dir: Path) -> Path:
+    """BERP / CMT-CC mean transfer time against loss: A, its variants, and B."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.8, 4.2))
+    for (part, style) in zip([*VARIANTS, "B"], ["-o", "--^", ":v", "-s"]):
+        m = mean_by(df, part, "loss_p", "transfer_s").dropna()
+        if m.empty or not {"CMT-CC", "CMT-BERP"} <= set(m.columns):
+            continue
+        ratio = m["CMT-BERP"] / m["CMT-CC"]
+        ax.plot(ratio.index * 100, ratio.values, style, ms=4, label=part)
+    ax.axhline(1.0, color="0.5", lw=0.8)
+    ax.set(xlabel="loss probability of the 1 Mb/s links (%)", ylabel="transfer time BERP / CMT-CC",
+           title="Below 1: BERP faster (paper: below 1 everywhere in A and B)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return _save(fig, out_dir, "sensitivity_ratio.png")
+
+
 def trace_runs(part: str, file_mb: float) -> dict[str, Any]:
     """One traced run per controller (seed 1): its per-path series (path_series frame)."""
     from ccsim.api import run
@@ -379,6 +418,10 @@ EXPERIMENT = Experiment(
                "Dots: seeds; line: mean over seeds."),
         Figure("fig6", "B: per-path cwnd at 10 % loss, and BERP's β_i and α", "Fig. 6", fig6,
                "One traced run per controller (seed 1), first 200 s."),
+        Figure("sensitivity", "Transfer-time ratio BERP / CMT-CC: A, A with 3 miss indications, A with loss on "
+               "data only, and B", "Figs. 2, 5", fig_sensitivity,
+               "Mean over seeds of each controller's transfer time, then the ratio. The variants are sensitivity "
+               "runs of open choices (ALGORITHMS.md §3.1.3 items 2 and 9), never used by the claims."),
         Figure("fig8", "C: throughput against UDP load", "Fig. 8", fig8, "Dots: seeds; line: mean over seeds."),
         Figure("fig9", "C: per-path cwnd at UDP load 0.9, and BERP's β_i and α", "Fig. 9", fig9,
                "One traced run per controller (seed 1), 200 s."),
