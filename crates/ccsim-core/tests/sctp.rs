@@ -235,3 +235,31 @@ fn berp_with_beta_half_is_lia_coupled_cmt() {
     eprintln!("growth over 10 s: CMT-CC {cmt:.1} MTU, BERP(β=½) {lia:.1} MTU, ratio {ratio:.3}");
     assert!((0.2..0.3).contains(&ratio), "ratio {ratio}");
 }
+
+#[test]
+fn bad_sctp_input_is_located_and_lists_allowed_values() {
+    let base = two_paths(20, 20, 0.0, "1MB", 10, "");
+    let bad = |extra: &str| {
+        let doc = base.replace("app = {", &format!("{extra}\napp = {{"));
+        from_toml_str(&doc, "<t>").unwrap_err().to_string()
+    };
+    let e = bad("cc = \"lia\"");
+    assert!(
+        e.contains("flow[0].cc.kind") && e.contains("cmt, berp"),
+        "{e}"
+    );
+    let e = bad("cc = { kind = \"berp\", beta = 1.5 }");
+    assert!(e.contains("flow[0].cc.beta"), "{e}");
+    let e = bad("cc = { kind = \"berp\", p = 1 }");
+    assert!(e.contains("flow[0].cc.p"), "{e}");
+    let e = bad("sctp = { rtx_policy = \"fastest\", mtu = 10 }");
+    assert!(
+        e.contains("flow[0].sctp.rtx_policy") && e.contains("same, ssthresh, cwnd"),
+        "{e}"
+    );
+    assert!(e.contains("flow[0].sctp.mtu"), "{e}");
+    let e = bad("recovery = \"sack\"");
+    assert!(e.contains("flow[0].recovery") && e.contains("SCTP"), "{e}");
+    let e = bad("sctp = { overhead = 1500 }");
+    assert!(e.contains("flow[0].sctp.overhead"), "{e}");
+}

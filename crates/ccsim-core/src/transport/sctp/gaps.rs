@@ -27,7 +27,7 @@ pub fn set_gap_blocks(pkt: &mut Packet, blocks: &[(u64, u64)]) -> usize {
             break;
         }
         let slot = &mut pkt.sack[n / 2];
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             slot.0 = pack(a, b);
         } else {
             slot.1 = pack(a, b);
@@ -41,7 +41,7 @@ pub fn set_gap_blocks(pkt: &mut Packet, blocks: &[(u64, u64)]) -> usize {
 /// Gap block `i` of a SACK, in absolute TSNs `[start, end)`.
 pub fn gap_block(pkt: &Packet, i: usize) -> (u64, u64) {
     let slot = pkt.sack[i / 2];
-    let (a, b) = unpack(if i % 2 == 0 { slot.0 } else { slot.1 });
+    let (a, b) = unpack(if i.is_multiple_of(2) { slot.0 } else { slot.1 });
     (pkt.seq + a, pkt.seq + b)
 }
 

@@ -187,8 +187,7 @@ impl SctpSender {
             CmtCcSpec::Berp(b) => b.attribution,
             CmtCcSpec::Cmt => BerpAttribution::LastSent,
         };
-        for d in 0..n {
-            let p = per[d];
+        for (d, p) in per.iter().enumerate() {
             let in_recovery = self.dests[d].recovery_exit.is_some();
             if p.newly_bytes > 0 && !in_recovery {
                 let may_grow = if self.spec.cuc {
@@ -216,7 +215,7 @@ impl SctpSender {
         }
 
         // 4. Fast-recovery exit and T3 timers, per destination.
-        for d in 0..n {
+        for (d, p) in per.iter().enumerate() {
             if let Some(exit) = self.dests[d].recovery_exit {
                 let pending = self.chunks.iter().enumerate().any(|(i, c)| {
                     c.dest as usize == d
@@ -231,7 +230,7 @@ impl SctpSender {
             let dest = &mut self.dests[d];
             if dest.flight == 0 {
                 dest.t3 = None; // R2
-            } else if per[d].pseudo_cum_acked {
+            } else if p.pseudo_cum_acked {
                 dest.t3 = Some(now + rto); // R3
             }
         }
