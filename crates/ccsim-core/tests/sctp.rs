@@ -263,3 +263,73 @@ fn bad_sctp_input_is_located_and_lists_allowed_values() {
     let e = bad("sctp = { overhead = 1500 }");
     assert!(e.contains("flow[0].sctp.overhead"), "{e}");
 }
+
+#[test]
+fn fast_and_per_hop_link_models_agree_on_a_lossy_shared_bottleneck() {
+    // Two destinations across one shared lossy link with host-internal interface links
+    // (the reproduction's scenario B): chained links must account for both pinned paths
+    // and their reverse (SACK) direction.
+    let doc = |model: &str| {
+        format!(
+            r#"
+[simulation]
+duration = "60s"
+seed = 9
+link_model = "{model}"
+[[link]]
+between = ["s", "s1"]
+rate = "10Gbps"
+delay = "0ms"
+[[link]]
+between = ["s", "s2"]
+rate = "10Gbps"
+delay = "0ms"
+[[link]]
+between = ["s1", "n1"]
+rate = "10Mbps"
+delay = "5ms"
+loss = 0.01
+[[link]]
+between = ["s2", "n1"]
+rate = "10Mbps"
+delay = "5ms"
+loss = 0.01
+[[link]]
+between = ["n1", "n2"]
+rate = "1Mbps"
+delay = "20ms"
+queue = {{ kind = "droptail", limit = "20p" }}
+loss = 0.03
+[[link]]
+between = ["n2", "d1"]
+rate = "10Mbps"
+delay = "5ms"
+[[link]]
+between = ["n2", "d2"]
+rate = "10Mbps"
+delay = "5ms"
+[[link]]
+between = ["d1", "d"]
+rate = "10Gbps"
+delay = "0ms"
+[[link]]
+between = ["d2", "d"]
+rate = "10Gbps"
+delay = "0ms"
+[[flow]]
+from = "s"
+to = "d"
+transport = "sctp"
+cc = "berp"
+paths = [["s", "s1", "n1", "n2", "d1", "d"], ["s", "s2", "n1", "n2", "d2", "d"]]
+app = {{ kind = "bulk" }}
+"#
+        )
+    };
+    let (fast, ..) = run(&doc("fast"));
+    let (hop, ..) = run(&doc("per_hop"));
+    assert_eq!(fast.flows[0].bytes_delivered, hop.flows[0].bytes_delivered);
+    assert_eq!(fast.flows[0].retransmissions, hop.flows[0].retransmissions);
+    assert_eq!(fast.conservation.created, hop.conservation.created);
+    assert!(fast.flows[0].bytes_delivered > 1_000_000);
+}
