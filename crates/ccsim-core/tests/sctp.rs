@@ -134,6 +134,11 @@ fn cmt_over_two_lossless_paths_gets_both() {
     );
     assert!(mbps >= 1.8, "goodput {mbps} Mb/s");
     assert_eq!(tx.n_dests(), 2);
+    // Per-destination summary: both paths carry about half of the file.
+    let per: Vec<u64> = f.paths.iter().map(|p| p.bytes_delivered).collect();
+    assert_eq!(per.len(), 2);
+    assert_eq!(per.iter().sum::<u64>(), 4_000_000);
+    assert!(per.iter().all(|&b| b > 1_600_000), "{per:?}");
     assert!(r.conservation.holds());
 }
 

@@ -34,7 +34,7 @@ pub const GAP_BLOCK_BYTES: u32 = 4;
 /// DATA chunk header: counted in the chunk size that cwnd and flight size measure.
 pub const DATA_CHUNK_HEADER: u32 = 16;
 
-use crate::results::FlowSummary;
+use crate::results::{FlowSummary, PathSummary};
 use crate::trace::{FlowSample, Sampler};
 use crate::units::SimTime;
 
@@ -95,6 +95,15 @@ pub fn summarise(s: &mut FlowSummary, tx: &SctpSender, rx: &SctpReceiver) {
     s.fast_recoveries = tx.stats.fast_recoveries;
     s.timeouts = tx.stats.timeouts;
     s.connections = tx.stats.first_open.is_some() as u64;
+    if tx.pinned() {
+        for d in 0..tx.n_dests() {
+            s.paths.push(PathSummary {
+                path: d as u32 + 1,
+                bytes_delivered: rx.bytes_by_path.get(d + 1).copied().unwrap_or(0),
+                connections: s.connections,
+            });
+        }
+    }
     let (mut lo, mut sum, mut hi, mut k) = (f64::INFINITY, 0.0, f64::NEG_INFINITY, 0);
     for d in 0..tx.n_dests() {
         let (a, m, b) = tx.rtt(d).stats();

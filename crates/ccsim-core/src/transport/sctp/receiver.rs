@@ -39,6 +39,8 @@ pub struct SctpReceiver {
     pub duplicates: u64,
     /// SACKs sent.
     pub sacks_sent: u64,
+    /// Payload bytes of new (not duplicate) chunks received, by `Packet.path`.
+    pub bytes_by_path: Vec<u64>,
     /// When a finite transfer was fully delivered.
     pub completion: Option<SimTime>,
 }
@@ -72,6 +74,7 @@ impl SctpReceiver {
             tsns_delivered: 0,
             duplicates: 0,
             sacks_sent: 0,
+            bytes_by_path: Vec::new(),
             completion: None,
         }
     }
@@ -123,6 +126,11 @@ impl SctpReceiver {
             self.send_sack(out);
             return;
         }
+        let k = pkt.path as usize;
+        if self.bytes_by_path.len() <= k {
+            self.bytes_by_path.resize(k + 1, 0);
+        }
+        self.bytes_by_path[k] += self.chunk_bytes(tsn);
         let had_gap = !self.ooo.is_empty();
         if tsn == self.cum {
             self.deliver(tsn);

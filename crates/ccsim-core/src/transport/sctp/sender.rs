@@ -159,6 +159,10 @@ impl SctpSender {
         }
     }
 
+    /// Whether the destinations are pinned paths.
+    pub fn pinned(&self) -> bool {
+        self.pinned
+    }
     /// Number of destinations.
     pub fn n_dests(&self) -> usize {
         self.dests.len()
