@@ -116,8 +116,11 @@ def _one_way(a: str, b: str, kind: dict[str, str], loss: float) -> list[dict[str
 
 
 #: Sensitivity variants of A (never used by the claims): fast retransmit on three miss
-#: indications (RFC 4960) instead of four, and loss on the data direction only.
-VARIANTS = {"A": "default", "A, 3 miss indications": "frt3", "A, loss on data only": "data_only"}
+#: indications (RFC 4960) instead of four, loss on the data direction only, and 100 ms
+#: one-way delay on the 1 Mb/s links (ALGORITHMS.md §3.1.4's second delay setting).
+VARIANTS = {"A": "default", "A, 3 miss indications": "frt3", "A, loss on data only": "data_only",
+            "A, core delay 100 ms": "delay100"}
+CORE_100MS = {"rate": CORE["rate"], "delay": "100ms"}
 
 
 def scenario_a(cc: str, loss: float, file_mb: float, seed: int = 1, variant: str = "default") -> Scenario:
@@ -127,9 +130,10 @@ def scenario_a(cc: str, loss: float, file_mb: float, seed: int = 1, variant: str
                  *_one_way("N3", "D", ACCESS, ACCESS_LOSS), *_one_way("S", "N2", ACCESS, ACCESS_LOSS),
                  *_one_way("N2", "N4", CORE, loss), *_one_way("N4", "D", ACCESS, ACCESS_LOSS)]
     else:
-        links = [_link("S", "N1", ACCESS, ACCESS_LOSS), _link("N1", "N3", CORE, loss, "core1"),
+        core = CORE_100MS if variant == "delay100" else CORE
+        links = [_link("S", "N1", ACCESS, ACCESS_LOSS), _link("N1", "N3", core, loss, "core1"),
                  _link("N3", "D", ACCESS, ACCESS_LOSS), _link("S", "N2", ACCESS, ACCESS_LOSS),
-                 _link("N2", "N4", CORE, loss, "core2"), _link("N4", "D", ACCESS, ACCESS_LOSS)]
+                 _link("N2", "N4", core, loss, "core2"), _link("N4", "D", ACCESS, ACCESS_LOSS)]
     flow = _sctp_flow(cc, [["S", "N1", "N3", "D"], ["S", "N2", "N4", "D"]], file_mb)
     if variant == "frt3":
         flow["sctp"]["fast_rtx_threshold"] = 3
@@ -322,7 +326,7 @@ def fig_sensitivity(df: pd.DataFrame, out_dir: Path) -> Path:
     """BERP / CMT-CC mean transfer time against loss: A, its variants, and B."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.8, 4.2))
-    for (part, style) in zip([*VARIANTS, "B"], ["-o", "--^", ":v", "-s"]):
+    for (part, style) in zip([*VARIANTS, "B"], ["-o", "--^", ":v", "-.D", "-s"]):
         m = mean_by(df, part, "loss_p", "transfer_s").dropna()
         if m.empty or not {"CMT-CC", "CMT-BERP"} <= set(m.columns):
             continue
@@ -419,9 +423,9 @@ EXPERIMENT = Experiment(
         Figure("fig6", "B: per-path cwnd at 10 % loss, and BERP's β_i and α", "Fig. 6", fig6,
                "One traced run per controller (seed 1), first 200 s."),
         Figure("sensitivity", "Transfer-time ratio BERP / CMT-CC: A, A with 3 miss indications, A with loss on "
-               "data only, and B", "Figs. 2, 5", fig_sensitivity,
+               "data only, A with 100 ms core delay, and B", "Figs. 2, 5", fig_sensitivity,
                "Mean over seeds of each controller's transfer time, then the ratio. The variants are sensitivity "
-               "runs of open choices (ALGORITHMS.md §3.1.3 items 2 and 9), never used by the claims."),
+               "runs of open choices (ALGORITHMS.md §3.1.3 items 2 and 9, §3.1.4 delays), never used by the claims."),
         Figure("fig8", "C: throughput against UDP load", "Fig. 8", fig8, "Dots: seeds; line: mean over seeds."),
         Figure("fig9", "C: per-path cwnd at UDP load 0.9, and BERP's β_i and α", "Fig. 9", fig9,
                "One traced run per controller (seed 1), 200 s."),
