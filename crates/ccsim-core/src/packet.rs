@@ -13,6 +13,10 @@ pub enum PacketKind {
     Ack,
     /// A UDP datagram; `seq` is its number.
     Udp,
+    /// A distance-vector route announcement between neighbouring routers (`net::dv`):
+    /// `conn` is the announcing node, `seq` the destination, `ts` the metric in seconds
+    /// (`SimTime::NEVER` = infinite), `flags` may carry `net::dv::FLAG_IMPROPER`.
+    Route,
 }
 
 /// A SACK block: segments `[start, end)` held by the receiver above the cumulative ACK.

@@ -161,6 +161,10 @@ pub struct Series {
     pub flows: Table,
     /// Per-link samples: time_s, link (index), queue_packets, queue_bytes.
     pub links: Table,
+    /// Distance-vector routing samples, one row per (node, destination, next hop):
+    /// time_s, node, dest, next_hop (indices), alpha, metric_s (π = p + q_next),
+    /// price_s (the node price q). Empty without adaptive routing.
+    pub routes: Table,
 }
 
 /// Named `f64` columns of equal length.
@@ -216,6 +220,9 @@ pub struct RunResult {
     pub conservation: Conservation,
     /// Things in the scenario that are legal but probably not what was meant.
     pub warnings: Vec<String>,
+    /// Distance-vector protocol counters, with adaptive routing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing: Option<crate::net::dv::DvStats>,
     /// Time series (not serialised with the summary).
     #[serde(skip)]
     pub series: Series,

@@ -1,6 +1,7 @@
 //! The network: links (queue + pipe), queue disciplines and static routing.
 
 pub mod droptail;
+pub mod dv;
 pub mod link;
 pub mod queue;
 pub mod red;

@@ -59,6 +59,8 @@ impl Net {
                 nodes: vec![],
                 links: vec![],
                 flows: vec![],
+                dv: None,
+                link_events: vec![],
             },
         }
     }
