@@ -63,6 +63,9 @@ pub struct Packet {
     pub kind: PacketKind,
     /// `FLAG_*` bits.
     pub flags: u8,
+    /// Pinned path: 0 follows the routing table; `k >= 1` follows the flow's `k`-th path
+    /// (see `net::pinned`), in the direction of `dst`.
+    pub path: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Packet>() <= 64);
@@ -94,6 +97,7 @@ impl Packet {
             nsack: 0,
             kind,
             flags: 0,
+            path: 0,
         }
     }
     /// SACK block `i` in absolute segment numbers.

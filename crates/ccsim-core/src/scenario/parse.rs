@@ -19,6 +19,8 @@ mod parse_cc_tests;
 mod parse_dv;
 #[path = "parse_flow.rs"]
 mod parse_flow;
+#[path = "parse_paths.rs"]
+mod parse_paths;
 #[path = "parse_queue.rs"]
 mod parse_queue;
 #[cfg(test)]
@@ -665,3 +667,7 @@ fn parse_link(cx: &mut Cx, net: &mut Net, i: usize, e: &Value) {
         net.aliases.push((a, i, made));
     }
 }
+
+#[cfg(test)]
+#[path = "parse_paths_tests.rs"]
+mod parse_paths_tests;
