@@ -68,6 +68,7 @@ LINK_COLUMNS = _expand(_LINK_FIELDS)
 #: Columns of the time-series frames.
 FLOW_SERIES_COLUMNS = ("time_s", "flow", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "rate_bps")
 LINK_SERIES_COLUMNS = ("time_s", "link", "queue_packets", "queue_bytes")
+ROUTE_SERIES_COLUMNS = ("time_s", "node", "dest", "next_hop", "alpha", "metric_s", "price_s")
 
 
 class RawResultLike(Protocol):
@@ -180,6 +181,25 @@ class Result:
         """time_s, link (categorical link name), queue_packets, queue_bytes."""
         names = [lk["name"] for lk in self.summary.get("links", [])]
         return _series_frame(self._raw.table("links"), "link", names, LINK_SERIES_COLUMNS)
+
+    @cached_property
+    def route_series(self) -> pd.DataFrame:
+        """Distance-vector routing (docs/routing.md): one row per sample and (node, dest,
+        next_hop), with node names, the split ``alpha``, the route metric ``metric_s``
+        (π = p + q of the next hop) and the node price ``price_s`` (q). Empty without
+        adaptive routing."""
+        import pandas as pd
+
+        routing = self.summary.get("routing")
+        if not routing:
+            return pd.DataFrame({c: [] for c in ROUTE_SERIES_COLUMNS})
+        names = routing["nodes"]
+        raw = self._raw.table("routes")
+        cols = {c: np.frombuffer(raw[c], dtype="<f8") for c in ROUTE_SERIES_COLUMNS}
+        df = pd.DataFrame(cols)
+        for c in ("node", "dest", "next_hop"):
+            df[c] = pd.Categorical.from_codes(df[c].astype(int), categories=names)
+        return df
 
     def save(self, out_dir: str | Path) -> list[Path]:
         """Write summary.json, flows/links/flow_series/link_series .parquet (and

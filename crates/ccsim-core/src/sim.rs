@@ -336,6 +336,11 @@ impl Simulation {
         Ok(sim)
     }
 
+    /// The distance-vector routing agents, with adaptive routing.
+    pub fn routing(&self) -> Option<&DistanceVector> {
+        self.dv.as_ref()
+    }
+
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario

@@ -46,6 +46,10 @@ pub struct DvSpec {
     /// Bytes on the wire of one announcement (one entry per packet): 20 (IP) + 8 (UDP) +
     /// 4 (RIP header) + 20 (one RIP entry) = 52 by default (RFC 2453 §3.6).
     pub announce_bytes: u32,
+    /// Each router's timers are offset by U(0, jitter)·min(Δr, Δa), drawn once from
+    /// `node:<name>:timers`. Default 0: all routers tick together (the paper gives no
+    /// offsets; RFC 2453 §3.8 randomises RIP's timers against synchronisation).
+    pub jitter: f64,
     /// Tables given at start: (node, destination, [(next-hop node, split)]).
     pub initial: Vec<DvInitial>,
 }
@@ -57,6 +61,7 @@ impl Default for DvSpec {
             announce_interval: Dur::from_millis(500),
             adapt_interval: Dur::from_millis(500),
             announce_bytes: 52,
+            jitter: 0.0,
             initial: Vec::new(),
         }
     }

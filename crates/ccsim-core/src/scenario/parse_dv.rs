@@ -13,6 +13,7 @@ const ROUTING_KEYS: &[&str] = &[
     "announce_interval",
     "adapt_interval",
     "announce_bytes",
+    "jitter",
     "initial",
 ];
 const INITIAL_KEYS: &[&str] = &["node", "dest", "split"];
@@ -69,6 +70,13 @@ pub(crate) fn parse_routing(cx: &mut Cx, v: Option<&Value>, net: &Net) -> Option
     if let Some(v) = m.get("announce_bytes") {
         if let Some(b) = uint_in(cx, "routing.announce_bytes", v, "bytes", 1, 65535) {
             spec.announce_bytes = b as u32;
+        }
+    }
+    if let Some(v) = m.get("jitter") {
+        match number(cx, "routing.jitter", v, "a fraction of the timer period") {
+            Some(x) if (0.0..=1.0).contains(&x) => spec.jitter = x,
+            Some(x) => cx.err("routing.jitter", format!("must be in [0, 1], found {x}")),
+            None => {}
         }
     }
     if let Some(v) = m.get("initial") {

@@ -36,6 +36,8 @@ pub const ROUTE_COLUMNS: [&str; 7] = [
 /// Counters of the protocol.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct DvStats {
+    /// Node names, indexed as in the routes time series.
+    pub nodes: Vec<String>,
     /// Announcement packets handed to links.
     pub announcements_sent: u64,
     /// Announcement packets received by routers.
@@ -62,14 +64,30 @@ pub struct DistanceVector {
     link_up: Vec<bool>,
     /// Each router's forwarding stream (`node:<name>:split`).
     rngs: Vec<SimRng>,
-    /// What each router last announced per destination: (infinite, improper, poison target).
-    announced: Vec<Vec<Option<(bool, bool, Option<usize>)>>>,
-    next_announce: SimTime,
-    next_adapt: SimTime,
+    /// What each router last announced per destination (see `Announced`).
+    announced: Vec<Vec<Option<Announced>>>,
+    /// Each router's next announcement and adaptation times.
+    next_announce: Vec<SimTime>,
+    next_adapt: Vec<SimTime>,
     /// Announcements to send: (link, packet).
     pub outbox: Vec<(LinkId, Packet)>,
     /// Counters.
     pub stats: DvStats,
+}
+
+/// The structural part of a router's announced state for one destination; a change sends a
+/// triggered announcement: an infinite metric, the improper flag, the poison-reverse target,
+/// and the set of next hops in use (bit mask of row positions).
+type Announced = (bool, bool, Option<usize>, u64);
+
+fn signature(t: &DestTable) -> Announced {
+    let used = t
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.alpha > 0.0)
+        .fold(0u64, |m, (k, _)| m | (1u64 << (k % 64)));
+    (!t.q.is_finite(), t.improper, t.sole_next_hop(), used)
 }
 
 fn encode_metric(q: f64) -> SimTime {
@@ -114,6 +132,16 @@ impl DistanceVector {
                 .collect();
             tables[init.node][init.dest] = Some(DestTable::new(rows));
         }
+        // Timer phases: RIP randomises its timers so that routers do not synchronise
+        // (RFC 2453 §3.8); `jitter` = 0 keeps every router on the same instants.
+        let phases: Vec<Dur> = nodes
+            .iter()
+            .map(|name| {
+                let mut rng = SimRng::stream(seed, &format!("node:{name}:timers"));
+                let span = spec.announce_interval.min(spec.adapt_interval).secs();
+                Dur::from_secs_f64(rng.uniform() * spec.jitter * span)
+            })
+            .collect();
         DistanceVector {
             spec: spec.clone(),
             n,
@@ -126,10 +154,16 @@ impl DistanceVector {
                 .map(|name| SimRng::stream(seed, &format!("node:{name}:split")))
                 .collect(),
             announced: vec![vec![None; n]; n],
-            next_announce: SimTime::ZERO,
-            next_adapt: SimTime::ZERO + spec.adapt_interval,
+            next_announce: phases.iter().map(|&p| SimTime::ZERO + p).collect(),
+            next_adapt: phases
+                .iter()
+                .map(|&p| SimTime::ZERO + p + spec.adapt_interval)
+                .collect(),
             outbox: Vec::new(),
-            stats: DvStats::default(),
+            stats: DvStats {
+                nodes: nodes.to_vec(),
+                ..DvStats::default()
+            },
         }
     }
 
@@ -153,67 +187,64 @@ impl DistanceVector {
 
     /// When the agents next need a tick.
     pub fn next_wakeup(&self) -> SimTime {
-        self.next_announce.min(self.next_adapt)
+        let a = self.next_announce.iter().min().copied();
+        let b = self.next_adapt.iter().min().copied();
+        a.into_iter().chain(b).min().unwrap_or(SimTime::NEVER)
     }
 
-    /// Periodic work due at `now`: adaptation (every Δa), then announcements (every Δr).
-    /// `prices[l]` is link l's queueing delay in seconds.
+    /// Periodic work due at `now`, router by router: adaptation (every Δa), then
+    /// announcements (every Δr). `prices[l]` is link l's queueing delay in seconds.
     pub fn on_tick(&mut self, now: SimTime, prices: &[f64]) {
-        let adapt = now >= self.next_adapt;
-        let announce = now >= self.next_announce;
-        if !(adapt || announce) {
-            return;
-        }
-        self.measure(prices);
-        if adapt {
-            self.next_adapt = now + self.spec.adapt_interval;
-            self.stats.adaptations += 1;
-            let dt = self.spec.adapt_interval.secs();
-            for i in 0..self.n {
-                for d in 0..self.n {
-                    if let Some(t) = self.tables[i][d].as_mut() {
-                        t.adapt(self.spec.beta, dt);
-                        t.recompute();
-                    }
+        let dt = self.spec.adapt_interval.secs();
+        let mut adapted = false;
+        for i in 0..self.n {
+            let adapt = now >= self.next_adapt[i];
+            let announce = now >= self.next_announce[i];
+            if !(adapt || announce) {
+                continue;
+            }
+            self.measure(i, prices);
+            if adapt {
+                self.next_adapt[i] = now + self.spec.adapt_interval;
+                adapted = true;
+                for t in self.tables[i].iter_mut().flatten() {
+                    t.adapt(self.spec.beta, dt);
+                    t.recompute();
                 }
             }
+            if announce {
+                self.next_announce[i] = now + self.spec.announce_interval;
+                for d in 0..self.n {
+                    self.announce(now, i, d, false);
+                }
+            } else {
+                // Structural changes (a hop starts or stops carrying traffic) go out at once.
+                for d in 0..self.n {
+                    self.trigger_if_changed(now, i, d);
+                }
+            }
+        }
+        if adapted {
+            self.stats.adaptations += 1;
             for d in 0..self.n {
                 if self.has_loop(d) {
                     self.stats.loops_seen += 1;
                 }
             }
-            // Structural changes (a hop dropped to 0 or took everything) go out at once.
-            for i in 0..self.n {
-                for d in 0..self.n {
-                    if !announce {
-                        self.trigger_if_changed(now, i, d);
-                    }
-                }
-            }
-        }
-        if announce {
-            self.next_announce = now + self.spec.announce_interval;
-            for i in 0..self.n {
-                for d in 0..self.n {
-                    self.announce(now, i, d, false);
-                }
-            }
         }
     }
 
-    /// Store each row's link price (infinite while its link is down) and recompute prices.
-    fn measure(&mut self, prices: &[f64]) {
-        for i in 0..self.n {
-            for t in self.tables[i].iter_mut().flatten() {
-                for r in t.rows.iter_mut() {
-                    r.price = if self.link_up[r.link.idx()] {
-                        prices[r.link.idx()]
-                    } else {
-                        f64::INFINITY
-                    };
-                }
-                t.recompute();
+    /// Store router i's link prices (infinite while a link is down) and recompute its prices.
+    fn measure(&mut self, i: usize, prices: &[f64]) {
+        for t in self.tables[i].iter_mut().flatten() {
+            for r in t.rows.iter_mut() {
+                r.price = if self.link_up[r.link.idx()] {
+                    prices[r.link.idx()]
+                } else {
+                    f64::INFINITY
+                };
             }
+            t.recompute();
         }
     }
 
@@ -257,7 +288,7 @@ impl DistanceVector {
             (t.q, t.improper)
         };
         let poison = if i == d { None } else { t.sole_next_hop() };
-        self.announced[i][d] = Some((!q.is_finite(), improper, poison));
+        self.announced[i][d] = Some(signature(t));
         for k in 0..self.out[i].len() {
             let (j, l) = self.out[i][k];
             if !self.link_up[l.idx()] {
@@ -289,8 +320,7 @@ impl DistanceVector {
         if i == d {
             return;
         }
-        let state = Some((!t.q.is_finite(), t.improper, t.sole_next_hop()));
-        if state != self.announced[i][d] {
+        if Some(signature(t)) != self.announced[i][d] {
             self.announce(now, i, d, true);
         }
     }
