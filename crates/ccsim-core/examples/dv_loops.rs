@@ -4,14 +4,16 @@ use ccsim_core::units::{Dur, SimTime};
 use ccsim_core::Simulation;
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: dv_loops SCENARIO.toml");
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: dv_loops SCENARIO.toml");
     let text = std::fs::read_to_string(&path).expect("read");
     let sc = from_toml_str(&text, &path).unwrap_or_else(|e| panic!("{e}"));
     let n = sc.nodes.len();
     let mut sim = Simulation::new(sc).expect("build");
     let mut t = SimTime::ZERO;
     while t < sim.end_time() {
-        t = t + Dur::from_millis(10);
+        t += Dur::from_millis(10);
         sim.run_until(t);
         let dv = sim.routing().expect("adaptive routing");
         for d in 0..n {
@@ -20,7 +22,10 @@ fn main() {
                 for i in 0..n {
                     if let Some(tb) = dv.table(i, d) {
                         for r in tb.rows.iter().filter(|r| r.alpha > 0.0) {
-                            s += &format!(" {i}->{}({:e} q{:.5} qn{:.5} imp{})", r.nbr, r.alpha, tb.q, r.q_nbr, r.nbr_improper as u8);
+                            s += &format!(
+                                " {i}->{}({:e} q{:.5} qn{:.5} imp{})",
+                                r.nbr, r.alpha, tb.q, r.q_nbr, r.nbr_improper as u8
+                            );
                         }
                     }
                 }

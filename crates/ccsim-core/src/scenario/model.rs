@@ -50,6 +50,11 @@ pub struct DvSpec {
     /// `node:<name>:timers`. Default 0: all routers tick together (the paper gives no
     /// offsets; RFC 2453 §3.8 randomises RIP's timers against synchronisation).
     pub jitter: f64,
+    /// Poison reverse: `false` (the paper) announces an infinite metric only to a neighbour
+    /// receiving all the traffic (α = 1); `true` to every neighbour receiving any (RIP's
+    /// poison reverse, RFC 2453 §3.4.3), which rules out two-node loops formed on stale
+    /// prices.
+    pub poison_any: bool,
     /// Tables given at start: (node, destination, [(next-hop node, split)]).
     pub initial: Vec<DvInitial>,
 }
@@ -62,6 +67,7 @@ impl Default for DvSpec {
             adapt_interval: Dur::from_millis(500),
             announce_bytes: 52,
             jitter: 0.0,
+            poison_any: false,
             initial: Vec::new(),
         }
     }

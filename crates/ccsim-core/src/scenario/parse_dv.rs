@@ -14,6 +14,7 @@ const ROUTING_KEYS: &[&str] = &[
     "adapt_interval",
     "announce_bytes",
     "jitter",
+    "poison_reverse",
     "initial",
 ];
 const INITIAL_KEYS: &[&str] = &["node", "dest", "split"];
@@ -77,6 +78,17 @@ pub(crate) fn parse_routing(cx: &mut Cx, v: Option<&Value>, net: &Net) -> Option
             Some(x) if (0.0..=1.0).contains(&x) => spec.jitter = x,
             Some(x) => cx.err("routing.jitter", format!("must be in [0, 1], found {x}")),
             None => {}
+        }
+    }
+    if let Some(v) = m.get("poison_reverse") {
+        if let Some(k) = choice(
+            cx,
+            "routing.poison_reverse",
+            v,
+            "poison reverse",
+            &["all-traffic", "any-traffic"],
+        ) {
+            spec.poison_any = k == 1;
         }
     }
     if let Some(v) = m.get("initial") {

@@ -288,13 +288,19 @@ impl DistanceVector {
             (t.q, t.improper)
         };
         let poison = if i == d { None } else { t.sole_next_hop() };
+        let poison_any = self.spec.poison_any && i != d;
         self.announced[i][d] = Some(signature(t));
         for k in 0..self.out[i].len() {
             let (j, l) = self.out[i][k];
             if !self.link_up[l.idx()] {
                 continue;
             }
-            let metric = if poison == Some(j) { f64::INFINITY } else { q };
+            let used = poison_any && t.rows.iter().any(|r| r.nbr == j && r.alpha > 0.0);
+            let metric = if poison == Some(j) || used {
+                f64::INFINITY
+            } else {
+                q
+            };
             let mut p = Packet::new(
                 PacketKind::Route,
                 ROUTE_FLOW,

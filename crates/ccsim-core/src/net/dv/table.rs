@@ -45,11 +45,14 @@ impl Row {
     pub fn metric(&self) -> f64 {
         self.price + self.q_nbr
     }
-    /// Blocked (paper §3.2): j is improper and receives no traffic from i, so i must not
-    /// *start* sending to it (Gallager 1977).
+    /// Blocked: i must not *start* sending to j (α_ij = 0) if j is improper (paper §3.2),
+    /// or if j is not strictly downhill, q_j ≥ q_i — the second condition of the blocking
+    /// set of Gallager (1977), whose method the paper adapts. Without it, equal prices (all
+    /// zero at start, or on idle reverse paths) never flag anything improper, and two routers
+    /// can start sending to each other on the same round.
     #[inline]
-    pub fn blocked(&self) -> bool {
-        self.nbr_improper && self.alpha <= 0.0
+    pub fn blocked(&self, q_i: f64) -> bool {
+        self.alpha <= 0.0 && (self.nbr_improper || self.q_nbr >= q_i)
     }
 }
 
@@ -108,12 +111,14 @@ impl DestTable {
     /// every next hop dearer than the cheapest eligible one loses β·dt·(π_j − π_min),
     /// clipped at its split (an infinite metric loses it all); the amount removed goes to
     /// the cheapest eligible next hops in equal parts. Eligible: not blocked
-    /// (ALGORITHMS.md §3.0.4 items 1–3). Returns whether a split changed.
+    /// (ALGORITHMS.md §3.0.4 items 1–3). Uses q_i as last recomputed. Returns whether a
+    /// split changed.
     pub fn adapt(&mut self, beta: f64, dt: f64) -> bool {
+        let q_i = self.q;
         let pi_min = self
             .rows
             .iter()
-            .filter(|r| !r.blocked())
+            .filter(|r| !r.blocked(q_i))
             .map(Row::metric)
             .fold(f64::INFINITY, f64::min);
         if !pi_min.is_finite() {
@@ -142,11 +147,11 @@ impl DestTable {
         let cheapest = self
             .rows
             .iter()
-            .filter(|r| !r.blocked() && r.metric() == pi_min)
+            .filter(|r| !r.blocked(q_i) && r.metric() == pi_min)
             .count();
         let share = removed / cheapest as f64;
         for r in self.rows.iter_mut() {
-            if !r.blocked() && r.metric() == pi_min {
+            if !r.blocked(q_i) && r.metric() == pi_min {
                 r.alpha += share;
             }
         }
@@ -228,6 +233,19 @@ mod tests {
         t.rows[1].alpha = 0.1;
         assert!(t.adapt(0.5, 0.5));
         assert!(t.rows[1].alpha > 0.1);
+    }
+
+    #[test]
+    fn an_unused_neighbour_must_be_strictly_downhill() {
+        // All prices zero (the start): nobody may start sending anywhere new.
+        let mut t = DestTable::new(vec![row(1, 1.0, 0.0), row(2, 0.0, 0.0)]);
+        t.rows[0].price = 0.001;
+        assert!(
+            !t.adapt(0.5, 0.5),
+            "q_2 = 0 is not below q_i = 0 at the last recompute"
+        );
+        t.recompute();
+        assert!(t.adapt(0.5, 0.5), "now q_i = 1 ms > q_2 = 0");
     }
 
     #[test]
