@@ -21,7 +21,8 @@ use crate::net::routing::ForwardingTable;
 use crate::net::{Link, QueueDisc};
 use crate::packet::{Packet, PacketKind};
 use crate::results::{
-    Conservation, DropCause, DropCounts, FlowSummary, LinkSummary, RunResult, Series, Table,
+    Conservation, DropCause, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
+    Table,
 };
 use crate::rng::SimRng;
 use crate::scenario::{
@@ -29,6 +30,7 @@ use crate::scenario::{
 };
 use crate::trace::{FlowSample, Sampler};
 use crate::transport::arc::{ArcReceiver, ArcSender};
+use crate::transport::tcp::path_select::PathSelector;
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::udp::{UdpSink, UdpSource};
 use crate::transport::Endpoint;
@@ -230,13 +232,12 @@ impl Simulation {
                     }
                     let app = SenderApp::new(&t.app, rng);
                     let total = app.total_bytes();
-                    endpoints.push(Endpoint::TcpSender(TcpSender::new(
-                        fid,
-                        dst,
-                        rx,
-                        t.clone(),
-                        app,
-                    )));
+                    let mut tx_ep = TcpSender::new(fid, dst, rx, t.clone(), app);
+                    if let Some(sel) = t.select {
+                        let rng = SimRng::stream(seed, &format!("flow:{}:select", f.name));
+                        tx_ep = tx_ep.with_selector(PathSelector::new(sel, f.paths.len(), rng));
+                    }
+                    endpoints.push(Endpoint::TcpSender(tx_ep));
                     endpoints.push(Endpoint::TcpReceiver(TcpReceiver::new(
                         fid,
                         src,
@@ -724,6 +725,16 @@ impl Simulation {
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.connections;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    for k in 1..=f.paths.len() {
+                        s.paths.push(PathSummary {
+                            path: k as u32,
+                            bytes_delivered: rx.bytes_by_path.get(k).copied().unwrap_or(0),
+                            connections: match tx.selector() {
+                                Some(sel) => sel.chosen[k - 1],
+                                None => tx.stats.connections,
+                            },
+                        });
+                    }
                     (tx.stats.first_open, rx.completion)
                 }
                 (Endpoint::UdpSource(src), Endpoint::UdpSink(sink), TransportSpec::Udp(_)) => {
