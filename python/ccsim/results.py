@@ -80,6 +80,7 @@ FLOW_SERIES_COLUMNS = ("time_s", "flow", "cwnd_bytes", "ssthresh_bytes", "srtt_s
 LINK_SERIES_COLUMNS = ("time_s", "link", "queue_packets", "queue_bytes")
 #: Columns of the per-path frame (multipath transports; path is 1-based).
 PATH_SERIES_COLUMNS = ("time_s", "flow", "path", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "bwe_bps", "beta", "alpha")
+ROUTE_SERIES_COLUMNS = ("time_s", "node", "dest", "next_hop", "alpha", "metric_s", "price_s")
 
 
 class RawResultLike(Protocol):
@@ -214,6 +215,25 @@ class Result:
             table = {c: b"" for c in PATH_SERIES_COLUMNS}
         return _series_frame(table, "flow", names, PATH_SERIES_COLUMNS)
 
+    @cached_property
+    def route_series(self) -> pd.DataFrame:
+        """Distance-vector routing (docs/routing.md): one row per sample and (node, dest,
+        next_hop), with node names, the split ``alpha``, the route metric ``metric_s``
+        (π = p + q of the next hop) and the node price ``price_s`` (q). Empty without
+        adaptive routing."""
+        import pandas as pd
+
+        routing = self.summary.get("routing")
+        if not routing:
+            return pd.DataFrame({c: [] for c in ROUTE_SERIES_COLUMNS})
+        names = routing["nodes"]
+        raw = self._raw.table("routes")
+        cols = {c: np.frombuffer(raw[c], dtype="<f8") for c in ROUTE_SERIES_COLUMNS}
+        df = pd.DataFrame(cols)
+        for c in ("node", "dest", "next_hop"):
+            df[c] = pd.Categorical.from_codes(df[c].astype(int), categories=names)
+        return df
+
     def save(self, out_dir: str | Path) -> list[Path]:
         """Write summary.json, flows/links/flow_series/link_series .parquet (and
         scenario.json when the scenario is known) into ``out_dir``; return the paths."""
@@ -231,6 +251,8 @@ class Result:
         names = ["flows", "links", "paths", "flow_series", "link_series"]
         if len(self.path_series):
             names.append("path_series")
+        if len(self.route_series):
+            names.append("route_series")
         for name in names:
             path = out / f"{name}.parquet"
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)

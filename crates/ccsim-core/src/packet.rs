@@ -18,6 +18,10 @@ pub enum PacketKind {
     /// An SCTP SACK; `seq` is the next expected TSN (cumulative TSN ack + 1), gap-ack
     /// blocks packed in `sack` (`transport::sctp::gaps`).
     SctpSack,
+    /// A distance-vector route announcement between neighbouring routers (`net::dv`):
+    /// `conn` is the announcing node, `seq` the destination, `ts` the metric in seconds
+    /// (`SimTime::NEVER` = infinite), `flags` may carry `net::dv::FLAG_IMPROPER`.
+    Route,
 }
 
 /// A SACK block: segments `[start, end)` held by the receiver above the cumulative ACK.

@@ -177,6 +177,10 @@ pub struct Series {
     /// Per-path samples of multipath flows (`trace::PATH_COLUMNS`): time_s, flow, path,
     /// cwnd_bytes, ssthresh_bytes, srtt_s, bwe_bps, beta, alpha.
     pub paths: Table,
+    /// Distance-vector routing samples, one row per (node, destination, next hop):
+    /// time_s, node, dest, next_hop (indices), alpha, metric_s (π = p + q_next),
+    /// price_s (the node price q). Empty without adaptive routing.
+    pub routes: Table,
 }
 
 /// Named `f64` columns of equal length.
@@ -232,6 +236,9 @@ pub struct RunResult {
     pub conservation: Conservation,
     /// Things in the scenario that are legal but probably not what was meant.
     pub warnings: Vec<String>,
+    /// Distance-vector protocol counters, with adaptive routing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing: Option<crate::net::dv::DvStats>,
     /// Time series (not serialised with the summary).
     #[serde(skip)]
     pub series: Series,

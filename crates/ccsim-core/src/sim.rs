@@ -9,16 +9,20 @@
 //! ACK costs no heap operation.
 
 use crate::apps::SenderApp;
+use crate::cc::AnyCc;
 use crate::engine::{Event, EventQueue};
+use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
+use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
 use crate::net::pinned::PinnedPaths;
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
 use crate::net::{Link, QueueDisc};
-use crate::packet::Packet;
+use crate::packet::{Packet, PacketKind};
 use crate::results::{
     Conservation, DropCause, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
+    Table,
 };
 use crate::rng::SimRng;
 use crate::scenario::{
@@ -63,6 +67,15 @@ pub struct Simulation {
     n_events: u64,
     sampler: Sampler,
     warnings: Vec<String>,
+    /// Adaptive routing agents (`[routing] kind = "distance-vector"`).
+    dv: Option<DistanceVector>,
+    /// Link failures and recoveries: (time, link, up), in time order; the next to apply.
+    link_events: Vec<(SimTime, Lid, bool)>,
+    next_link_event: usize,
+    /// Pending control wakeups; the last is the earliest.
+    control_pending: Vec<SimTime>,
+    /// Routes time series (split ratios and prices).
+    route_table: Table,
 }
 
 /// For each link, its only upstream link if the flows' static routes give it exactly one
@@ -186,7 +199,9 @@ impl Simulation {
             })
             .collect();
         let mut links = links;
-        if scenario.link_model == LinkModel::Fast {
+        // Chaining assumes a fixed upstream per link: not with adaptive routes or failures.
+        let static_net = scenario.dv.is_none() && scenario.link_events.is_empty();
+        if scenario.link_model == LinkModel::Fast && static_net {
             for (l, from) in chain_feeders(&scenario, &fwd, &pinned)
                 .into_iter()
                 .enumerate()
@@ -302,6 +317,16 @@ impl Simulation {
             events.push_timer(SimTime::ZERO, Event::Sample);
         }
         let end = SimTime::ZERO + scenario.duration;
+        let dv = scenario
+            .dv
+            .as_ref()
+            .map(|d| DistanceVector::new(d, &scenario.nodes, &scenario.links, seed));
+        let mut link_events: Vec<(SimTime, Lid, bool)> = scenario
+            .link_events
+            .iter()
+            .flat_map(|e| e.links.iter().map(move |&l| (e.at, Lid(l as u32), e.up)))
+            .collect();
+        link_events.sort_by_key(|e| e.0);
         let mut sim = Simulation {
             now: SimTime::ZERO,
             end,
@@ -321,12 +346,23 @@ impl Simulation {
             n_events: 0,
             sampler,
             warnings,
+            dv,
+            link_events,
+            next_link_event: 0,
+            control_pending: Vec::new(),
+            route_table: Table::with_columns(&ROUTE_COLUMNS),
             scenario,
         };
+        sim.reschedule_control();
         for e in 0..sim.endpoints.len() {
             sim.reschedule(EndpointId(e as u32));
         }
         Ok(sim)
+    }
+
+    /// The distance-vector routing agents, with adaptive routing.
+    pub fn routing(&self) -> Option<&DistanceVector> {
+        self.dv.as_ref()
     }
 
     /// The scenario being run.
@@ -368,6 +404,10 @@ impl Simulation {
                     let link = &mut self.links[l.idx()];
                     let pkt = link.pop_arrival(now, &mut self.events);
                     let node = link.to;
+                    if link.take_doomed() {
+                        self.drop_packet(&pkt, DropCause::LinkDown);
+                        continue;
+                    }
                     self.arrive(now, node, pkt);
                 }
                 Event::TxDone(l) => {
@@ -379,6 +419,11 @@ impl Simulation {
                     self.ep_pending[ep.idx()].pop();
                     self.endpoints[ep.idx()].on_timer(now, &mut self.out);
                     self.flush(now, ep);
+                }
+                Event::Control => {
+                    self.events.pop_top();
+                    self.control_pending.pop();
+                    self.control(now);
                 }
                 Event::Sample => {
                     self.events
@@ -392,6 +437,14 @@ impl Simulation {
 
     #[inline]
     fn arrive(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+        if pkt.kind == PacketKind::Route {
+            self.delivered += 1;
+            if let Some(dv) = self.dv.as_mut() {
+                dv.on_announcement(now, node.idx(), &pkt);
+            }
+            self.send_announcements(now);
+            return;
+        }
         if node == pkt.dst {
             self.delivered += 1;
             let ep = pkt.dst_ep;
@@ -424,7 +477,9 @@ impl Simulation {
                         return;
                     }
                     let v = link.to;
-                    if v != pkt.dst {
+                    // (Never with adaptive routing: chaining is off, and a lookup would
+                    // spend a forwarding draw.)
+                    if v != pkt.dst && self.dv.is_none() {
                         if let Some(n) = self.next_link(v, &pkt) {
                             if self.links[n.idx()].chained_from == Some(l) {
                                 l = n;
@@ -440,11 +495,15 @@ impl Simulation {
         }
     }
 
-    /// The link `pkt` leaves `node` by: its pinned path's, or the routing table's.
+    /// The link `pkt` leaves `node` by: its pinned path's, or the routing table's (the
+    /// distance-vector agents' split draw with adaptive routing).
     #[inline]
-    fn next_link(&self, node: NodeId, pkt: &Packet) -> Option<LinkId> {
+    fn next_link(&mut self, node: NodeId, pkt: &Packet) -> Option<LinkId> {
         if pkt.path == 0 {
-            self.fwd.next_link(node.idx(), pkt.dst.idx())
+            match self.dv.as_mut() {
+                Some(dv) => dv.next_link(node.idx(), pkt.dst.idx()),
+                None => self.fwd.next_link(node.idx(), pkt.dst.idx()),
+            }
         } else {
             self.pinned.next_link(pkt.flow, pkt.path, node, pkt.dst)
         }
@@ -453,7 +512,88 @@ impl Simulation {
     #[inline]
     fn drop_packet(&mut self, pkt: &Packet, cause: DropCause) {
         self.dropped.add(cause);
-        self.flows[pkt.flow.idx()].drops.add(cause);
+        if pkt.kind != PacketKind::Route {
+            self.flows[pkt.flow.idx()].drops.add(cause);
+        }
+    }
+
+    /// Control work due at `now`: link failures/recoveries, then the routing agents' timers;
+    /// the sources' FAST agents then get their node's new price (paper §3.2).
+    fn control(&mut self, now: SimTime) {
+        while let Some(&(t, l, up)) = self.link_events.get(self.next_link_event) {
+            if t > now {
+                break;
+            }
+            self.next_link_event += 1;
+            self.links[l.idx()].set_up(up);
+            if let Some(dv) = self.dv.as_mut() {
+                dv.set_link(now, l, up);
+            }
+        }
+        if let Some(dv) = self.dv.as_mut() {
+            if dv.next_wakeup() <= now {
+                let prices: Vec<f64> = self
+                    .links
+                    .iter()
+                    .map(|l| l.occupancy_at(now).1 as f64 * 8.0 / l.rate.as_f64())
+                    .collect();
+                dv.on_tick(now, &prices);
+                for (f, spec) in self.scenario.flows.iter().enumerate() {
+                    let Some(q) = dv.price(spec.from, spec.to).filter(|q| q.is_finite()) else {
+                        continue;
+                    };
+                    if let Endpoint::TcpSender(tx) = &mut self.endpoints[self.flows[f].sender.idx()]
+                    {
+                        if let AnyCc::Fast(c) = tx.cc_mut() {
+                            c.set_price(q);
+                        }
+                    }
+                }
+            }
+        }
+        self.send_announcements(now);
+        self.reschedule_control();
+    }
+
+    /// Put the routing agents' queued announcements on their links.
+    fn send_announcements(&mut self, now: SimTime) {
+        let Some(dv) = self.dv.as_mut() else {
+            return;
+        };
+        let mut out = std::mem::take(&mut dv.outbox);
+        for (l, pkt) in out.drain(..) {
+            self.created += 1;
+            let link = &mut self.links[l.idx()];
+            match link.offer(now, now, &pkt, &mut self.events) {
+                Err(cause) => self.drop_packet(&pkt, cause),
+                Ok(arrive) => {
+                    if link.is_fast() {
+                        link.deliver_at(arrive, pkt, &mut self.events);
+                    }
+                }
+            }
+        }
+        if let Some(dv) = self.dv.as_mut() {
+            dv.outbox = out;
+        }
+    }
+
+    fn reschedule_control(&mut self) {
+        let mut d = self
+            .dv
+            .as_ref()
+            .map_or(SimTime::NEVER, |dv| dv.next_wakeup());
+        if let Some(&(t, _, _)) = self.link_events.get(self.next_link_event) {
+            d = d.min(t);
+        }
+        if d == SimTime::NEVER {
+            return;
+        }
+        let d = d.max(self.now);
+        if self.control_pending.last().is_none_or(|&p| d < p) {
+            self.control_pending.push(d);
+            self.events.push_timer(d, Event::Control);
+        }
     }
 
     /// Put the endpoint's outbox on the network and update its wakeup.
@@ -544,6 +684,9 @@ impl Simulation {
             let l = self.sampler.links[k];
             let (packets, bytes) = self.links[l].occupancy_at(now);
             self.sampler.record_link(now, l, packets, bytes);
+        }
+        if let Some(dv) = &self.dv {
+            dv.record(now, &mut self.route_table);
         }
         self.sampler.finish_instant(now);
     }
@@ -678,10 +821,12 @@ impl Simulation {
             links,
             conservation,
             warnings: std::mem::take(&mut self.warnings),
+            routing: self.dv.as_ref().map(|dv| dv.stats.clone()),
             series: Series {
                 flows: std::mem::take(&mut self.sampler.flow_table),
                 links: std::mem::take(&mut self.sampler.link_table),
                 paths: std::mem::take(&mut self.sampler.path_table),
+                routes: std::mem::take(&mut self.route_table),
             },
         }
     }

@@ -125,7 +125,7 @@ impl RawResult {
     /// Names of the time-series tables.
     #[staticmethod]
     fn table_names() -> Vec<&'static str> {
-        vec!["flows", "links", "paths"]
+        vec!["flows", "links", "paths", "routes"]
     }
 
     /// One time-series table: column name → little-endian `f64` bytes.
@@ -135,8 +135,9 @@ impl RawResult {
             "flows" => columns_as_bytes(py, &series.flows),
             "links" => columns_as_bytes(py, &series.links),
             "paths" => columns_as_bytes(py, &series.paths),
+            "routes" => columns_as_bytes(py, &series.routes),
             other => Err(PyKeyError::new_err(format!(
-                "no table {other:?}; tables: \"flows\", \"links\", \"paths\""
+                "no table {other:?}; tables: \"flows\", \"links\", \"paths\", \"routes\""
             ))),
         }
     }

@@ -13,6 +13,12 @@
 //!   w ← min{2w, (1 − γ)·w + γ·(baseRTT/avgRTT·w + α)}, at least 2 packets.
 //!   Its fixed point is w·(1 − baseRTT/avgRTT) = α: α packets queued per flow.
 //!
+//! Mallada & Paganini's variant (NET-COOP 2007, eqs. 4–5; ALGORITHMS.md §3.0.3), chosen by
+//! `FastSpec::avg_window_factor` and `FastSpec::base_filter`: the averaging weight is
+//! a = 1/(k·cwnd), and baseRTT is a low-pass filter BaseRTT ← (1 − b)·BaseRTT + b·(avgRTT − q)
+//! driven by the price q that the routing agent at the source node pushes (`set_price`),
+//! initialised to the first sample.
+//!
 //! There is no separate slow start: the law itself (capped at doubling) brings the window
 //! up. Loss is handled as the ns-2 module does: a fast retransmit halves the window
 //! (ssthresh = cwnd = max(cwnd/2, 2)); a timeout sets cwnd = 2 packets and
@@ -42,6 +48,8 @@ pub struct Fast {
     in_recovery: bool,
     /// With `every_other_rtt`: whether the next round updates.
     update_next: bool,
+    /// The routers' price for this flow (seconds), for the filtered base RTT.
+    price: f64,
 }
 
 impl Fast {
@@ -56,7 +64,17 @@ impl Fast {
             avg_rtt: None,
             in_recovery: false,
             update_next: true,
+            price: 0.0,
         }
+    }
+
+    /// The routing agent's node price q_k for this flow's destination (seconds).
+    pub fn set_price(&mut self, q: f64) {
+        self.price = q;
+    }
+    /// The last price pushed by `set_price`.
+    pub fn price(&self) -> f64 {
+        self.price
     }
 
     /// The window in packets.
@@ -72,9 +90,13 @@ impl Fast {
         self.avg_rtt.map(Dur::from_secs_f64)
     }
 
-    /// EWMA weight of one RTT sample: min(1/256, 3/cwnd) (ns-2 module).
+    /// EWMA weight of one RTT sample: min(1/256, 3/cwnd) (ns-2 module), or 1/(k·cwnd) with
+    /// `avg_window_factor = k` (Mallada & Paganini eq. 4).
     pub fn avg_rtt_weight(&self) -> f64 {
-        (1.0 / 256.0f64).min(3.0 / self.cwnd.max(1.0))
+        match self.p.avg_window_factor {
+            Some(k) => (1.0 / (k * self.cwnd.max(1.0))).min(1.0),
+            None => (1.0 / 256.0f64).min(3.0 / self.cwnd.max(1.0)),
+        }
     }
 
     /// avgRTT ← (1 − a)·avgRTT + a·sample; the first sample initialises it.
@@ -86,9 +108,15 @@ impl Fast {
         });
     }
 
-    /// baseRTT = the smallest sample.
+    /// baseRTT = the smallest sample; with `base_filter = n`, the filter of eq. (5):
+    /// BaseRTT ← (1 − 1/n)·BaseRTT + (1/n)·(avgRTT − q). Call after `update_avg_rtt`.
     fn update_base_rtt(&mut self, sample: f64) {
-        self.base_rtt = Some(self.base_rtt.map_or(sample, |b| b.min(sample)));
+        self.base_rtt = Some(match (self.base_rtt, self.p.base_filter, self.avg_rtt) {
+            (None, _, _) => sample,
+            (Some(b), None, _) => b.min(sample),
+            (Some(b), Some(n), Some(avg)) => (1.0 - 1.0 / n) * b + (avg - self.price) / n,
+            (Some(b), Some(_), None) => b,
+        });
     }
 }
 
@@ -106,8 +134,14 @@ impl CongestionControl for Fast {
         self.in_recovery = ev.in_recovery;
         if let Some(r) = ev.rtt {
             let s = r.secs();
-            self.update_base_rtt(s);
-            self.update_avg_rtt(s);
+            if self.p.base_filter.is_some() {
+                // Eq. (4) then eq. (5), which uses the new average.
+                self.update_avg_rtt(s);
+                self.update_base_rtt(s);
+            } else {
+                self.update_base_rtt(s);
+                self.update_avg_rtt(s);
+            }
         }
     }
     fn on_round(&mut self, _ev: &RoundEvent) {
@@ -236,6 +270,32 @@ mod tests {
         });
         assert_eq!(f.cwnd(), Bytes(2 * MSS));
         assert_eq!(f.ssthresh(), Bytes(15 * MSS));
+    }
+
+    #[test]
+    fn price_filtered_base_rtt_tracks_avg_minus_price() {
+        // Mallada & Paganini eqs. (4)-(5): with a steady RTT of 150 ms and a router price
+        // of 50 ms, BaseRTT converges to 100 ms whatever the first sample was.
+        let p = FastSpec {
+            avg_window_factor: Some(4.0),
+            base_filter: Some(100.0),
+            ..spec(20.0)
+        };
+        let mut f = Fast::new(Bytes(MSS), Bytes(10 * MSS), p);
+        assert_eq!(f.avg_rtt_weight(), 1.0 / 40.0);
+        f.on_ack(&ack(150.0));
+        assert_eq!(f.base_rtt(), Some(Dur::from_millis(150)), "first sample");
+        f.set_price(0.05);
+        for _ in 0..2000 {
+            f.on_ack(&ack(150.0));
+        }
+        assert!((f.base_rtt().unwrap().secs() - 0.1).abs() < 1e-6);
+        // Then the window law holds w·q/avgRTT = α: x·q = α at the routers' price.
+        for _ in 0..200 {
+            f.on_round(&round());
+        }
+        let w = f.cwnd_packets();
+        assert!((w * 0.05 / 0.15 - 20.0).abs() < 0.01, "w = {w}");
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub enum Event {
     Wakeup(EndpointId),
     /// Time-series sampling.
     Sample,
+    /// Control work: routing agents' timers and scheduled link failures/recoveries.
+    Control,
 }
 
 /// Ordering class of an event within one instant.
@@ -51,8 +53,10 @@ const TARGET_BITS: u32 = 22;
 const TARGET_MASK: u64 = (1 << TARGET_BITS) - 1;
 /// Timer target standing for the sampling event.
 const SAMPLE: u64 = TARGET_MASK;
+/// Timer target standing for the control event.
+const CONTROL: u64 = TARGET_MASK - 1;
 /// Most endpoints a simulation can have (the timer target field).
-pub const MAX_ENDPOINTS: usize = SAMPLE as usize;
+pub const MAX_ENDPOINTS: usize = CONTROL as usize;
 
 #[inline]
 fn key_of(t: SimTime, class: EventClass, tie: u64) -> u128 {
@@ -69,6 +73,7 @@ fn decode(k: u128) -> (SimTime, Event) {
         1 => Event::LinkArrival(LinkId(tie as u32)),
         _ => match tie & TARGET_MASK {
             SAMPLE => Event::Sample,
+            CONTROL => Event::Control,
             ep => Event::Wakeup(EndpointId(ep as u32)),
         },
     };
@@ -129,10 +134,11 @@ impl EventQueue {
     fn timer_key(&mut self, t: SimTime, ev: Event) -> u128 {
         let target = match ev {
             Event::Wakeup(ep) => {
-                debug_assert!((ep.0 as u64) < SAMPLE, "too many endpoints");
+                debug_assert!((ep.0 as u64) < CONTROL, "too many endpoints");
                 ep.0 as u64
             }
             Event::Sample => SAMPLE,
+            Event::Control => CONTROL,
             _ => panic!("not a timer event: {ev:?}"),
         };
         let s = self.seq;
@@ -251,6 +257,8 @@ mod tests {
         q.push_timer(SimTime(5), Event::Wakeup(EndpointId(0)));
         q.push_timer(SimTime(3), Event::Sample);
         assert_eq!(q.pop(), Some((SimTime(3), Event::Sample)));
+        q.push_timer(SimTime(4), Event::Control);
+        assert_eq!(q.pop(), Some((SimTime(4), Event::Control)));
         assert_eq!(q.pop(), Some((SimTime(5), Event::Wakeup(EndpointId(1)))));
         assert_eq!(q.pop(), Some((SimTime(5), Event::Wakeup(EndpointId(0)))));
         assert_eq!(q.pop(), None);

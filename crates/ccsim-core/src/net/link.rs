@@ -128,6 +128,11 @@ pub struct Link {
     loss_rng: SimRng,
     queue_rng: SimRng,
     pipe: Pipe,
+    /// Whether the link is up (scenario `[[event]]`s take it down and up).
+    up: bool,
+    /// Packets on the link when it last failed and not yet out: they are dropped with cause
+    /// "link down" as they reach the far end (FIFO, so they are the next ones out).
+    doomed: u64,
     /// Serialisation times of the two most recent packet sizes (data and ACK, typically),
     /// so the hot path rarely divides.
     tx_cache: [(u32, Dur); 2],
@@ -194,8 +199,43 @@ impl Link {
             loss_rng: SimRng::stream(seed, &format!("{rng_label}:loss")),
             queue_rng: SimRng::stream(seed, &format!("{rng_label}:queue")),
             pipe,
+            up: true,
+            doomed: 0,
             tx_cache: [(0, rate.tx_time(Bytes(0))); 2],
         }
+    }
+
+    /// Whether the link is up.
+    pub fn is_up(&self) -> bool {
+        self.up
+    }
+
+    /// Take the link down or bring it up. On failure every packet it holds (queued or on
+    /// the wire) is doomed: it is dropped with cause "link down" when it would have reached
+    /// the far end. Needs unchained links (the simulation disables chaining when a scenario
+    /// has link events or adaptive routing).
+    pub fn set_up(&mut self, up: bool) {
+        if self.up && !up {
+            self.doomed = match &self.pipe {
+                Pipe::Fast(f) => f.deliver.len() as u64,
+                Pipe::PerHop(p) => {
+                    (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64
+                }
+            };
+        }
+        self.up = up;
+    }
+
+    /// Whether the packet just popped at the far end was on the link when it failed (and
+    /// so is lost); counts the drop at this link.
+    #[inline]
+    pub fn take_doomed(&mut self) -> bool {
+        if self.doomed == 0 {
+            return false;
+        }
+        self.doomed -= 1;
+        self.stats.drops.add(DropCause::LinkDown);
+        true
     }
 
     #[inline]
@@ -322,6 +362,10 @@ impl Link {
         events: &mut EventQueue,
     ) -> Result<SimTime, DropCause> {
         self.stats.packets_in += 1;
+        if !self.up {
+            self.stats.drops.add(DropCause::LinkDown);
+            return Err(DropCause::LinkDown);
+        }
         let verdict = match self.loss_verdict(pkt) {
             Some(c) => Err(c),
             None => {

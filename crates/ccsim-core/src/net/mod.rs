@@ -1,6 +1,7 @@
 //! The network: links (queue + pipe), queue disciplines, static routing and pinned paths.
 
 pub mod droptail;
+pub mod dv;
 pub mod link;
 pub mod pinned;
 pub mod queue;

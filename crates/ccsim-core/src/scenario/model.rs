@@ -26,6 +26,73 @@ pub struct Scenario {
     pub links: Vec<LinkSpec>,
     /// Flows, indexed by `FlowId`.
     pub flows: Vec<FlowSpec>,
+    /// Adaptive distance-vector routing (`[routing] kind = "distance-vector"`); `None` keeps
+    /// the static shortest paths.
+    pub dv: Option<DvSpec>,
+    /// Scheduled link failures and recoveries (`[[event]]`), in time order.
+    pub link_events: Vec<LinkEvent>,
+}
+
+/// The multipath distance-vector protocol of Mallada & Paganini (NET-COOP 2007), see
+/// docs/routing.md and ALGORITHMS.md §3.0.2.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DvSpec {
+    /// Adaptation gain β (per second per second of price gap). Default 0.5 (paper).
+    pub beta: f64,
+    /// Period Δr of announcements. Default 500 ms (paper).
+    pub announce_interval: Dur,
+    /// Period Δa of split adaptation. Default 500 ms (paper).
+    pub adapt_interval: Dur,
+    /// Bytes on the wire of one announcement (one entry per packet): 20 (IP) + 8 (UDP) +
+    /// 4 (RIP header) + 20 (one RIP entry) = 52 by default (RFC 2453 §3.6).
+    pub announce_bytes: u32,
+    /// Each router's timers are offset by U(0, jitter)·min(Δr, Δa), drawn once from
+    /// `node:<name>:timers`. Default 0: all routers tick together (the paper gives no
+    /// offsets; RFC 2453 §3.8 randomises RIP's timers against synchronisation).
+    pub jitter: f64,
+    /// Poison reverse: `false` (the paper) announces an infinite metric only to a neighbour
+    /// receiving all the traffic (α = 1); `true` to every neighbour receiving any (RIP's
+    /// poison reverse, RFC 2453 §3.4.3), which rules out two-node loops formed on stale
+    /// prices.
+    pub poison_any: bool,
+    /// Tables given at start: (node, destination, [(next-hop node, split)]).
+    pub initial: Vec<DvInitial>,
+}
+
+impl Default for DvSpec {
+    fn default() -> DvSpec {
+        DvSpec {
+            beta: 0.5,
+            announce_interval: Dur::from_millis(500),
+            adapt_interval: Dur::from_millis(500),
+            announce_bytes: 52,
+            jitter: 0.0,
+            poison_any: false,
+            initial: Vec::new(),
+        }
+    }
+}
+
+/// A routing-table entry given in the scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DvInitial {
+    /// Router.
+    pub node: usize,
+    /// Destination.
+    pub dest: usize,
+    /// Next hops (neighbour nodes) and their split ratios, summing to 1.
+    pub split: Vec<(usize, f64)>,
+}
+
+/// A link going down or coming up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkEvent {
+    /// When.
+    pub at: SimTime,
+    /// Directed links affected (both directions for a duplex `between`).
+    pub links: Vec<usize>,
+    /// `true`: the link comes up; `false`: it fails.
+    pub up: bool,
 }
 
 /// Metric for static shortest-path routing.
@@ -608,6 +675,13 @@ pub struct FastSpec {
     pub gamma: f64,
     /// Update every other round instead of every round. Default false (ns-2 module v1.1).
     pub every_other_rtt: bool,
+    /// RTT averaging weight: `None` is the ns-2 module's min(1/256, 3/cwnd); `Some(k)` is
+    /// a = 1/(k·cwnd) (Mallada & Paganini eq. 4: k = 4).
+    pub avg_window_factor: Option<f64>,
+    /// Base RTT: `None` is the smallest sample; `Some(n)` is Mallada & Paganini's filter
+    /// (eq. 5) BaseRTT ← (1 − 1/n)·BaseRTT + (1/n)·(avgRTT − q) driven by the routers'
+    /// price q at the source node (n = 3000 in the paper).
+    pub base_filter: Option<f64>,
 }
 
 impl Default for FastSpec {
@@ -616,6 +690,8 @@ impl Default for FastSpec {
             alpha: 250.0,
             gamma: 0.5,
             every_other_rtt: false,
+            avg_window_factor: None,
+            base_filter: None,
         }
     }
 }

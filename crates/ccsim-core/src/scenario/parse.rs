@@ -15,6 +15,8 @@ mod parse_cc;
 #[cfg(test)]
 #[path = "parse_cc_tests.rs"]
 mod parse_cc_tests;
+#[path = "parse_dv.rs"]
+mod parse_dv;
 #[path = "parse_flow.rs"]
 mod parse_flow;
 #[path = "parse_paths.rs"]
@@ -140,6 +142,8 @@ fn order_key(path: &str) -> (u8, usize) {
         "trace" => 2,
         "link" => 3,
         "flow" => 4,
+        "routing" => 5,
+        "event" => 6,
         _ => 0,
     };
     let idx = path[head_end..]
@@ -150,7 +154,7 @@ fn order_key(path: &str) -> (u8, usize) {
     (rank, idx)
 }
 
-const TOP_KEYS: &[&str] = &["simulation", "trace", "link", "flow"];
+const TOP_KEYS: &[&str] = &["simulation", "trace", "link", "flow", "routing", "event"];
 const SIM_KEYS: &[&str] = &["duration", "seed", "routing", "link_model"];
 const TRACE_KEYS: &[&str] = &["interval", "flows", "links"];
 const LINK_KEYS: &[&str] = &[
@@ -177,6 +181,8 @@ fn parse_document(cx: &mut Cx, doc: &Value) -> Option<Scenario> {
     let net = parse_links(cx, top.get("link"));
     let flows = parse_flow::parse_flows(cx, top.get("flow"), &net);
     let trace = resolve_trace(cx, trace, &net, &flows);
+    let dv = parse_dv::parse_routing(cx, top.get("routing"), &net);
+    let link_events = parse_dv::parse_events(cx, top.get("event"), &net);
     let sim = sim?;
     Some(Scenario {
         duration: sim.duration,
@@ -187,6 +193,8 @@ fn parse_document(cx: &mut Cx, doc: &Value) -> Option<Scenario> {
         nodes: net.nodes,
         links: net.links,
         flows: flows.flows,
+        dv,
+        link_events,
     })
 }
 

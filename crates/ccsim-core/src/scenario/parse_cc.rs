@@ -191,7 +191,19 @@ fn parse_cubic(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
 }
 
 fn parse_fast(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(cx, p, t, &["kind", "alpha", "gamma", "every_other_rtt"]);
+    check_keys(
+        cx,
+        p,
+        t,
+        &[
+            "kind",
+            "alpha",
+            "gamma",
+            "every_other_rtt",
+            "avg_window_factor",
+            "base_filter",
+        ],
+    );
     let d = FastSpec::default();
     CcSpec::Fast(FastSpec {
         alpha: cc_number(
@@ -215,5 +227,30 @@ fn parse_fast(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
             d.gamma,
         ),
         every_other_rtt: cc_bool(cx, p, t, "every_other_rtt", d.every_other_rtt),
+        // Mallada & Paganini's variant (docs/routing.md): both absent by default.
+        avg_window_factor: t.contains_key("avg_window_factor").then(|| {
+            cc_number(
+                cx,
+                p,
+                t,
+                "avg_window_factor",
+                "RTTs of averaging (a = 1/(k·cwnd))",
+                Bound(0.0, false),
+                MAXQ,
+                4.0,
+            )
+        }),
+        base_filter: t.contains_key("base_filter").then(|| {
+            cc_number(
+                cx,
+                p,
+                t,
+                "base_filter",
+                "ACKs of base-RTT filtering (b = 1/n)",
+                Bound(1.0, true),
+                Bound(1e9, true),
+                3000.0,
+            )
+        }),
     })
 }

@@ -146,8 +146,20 @@ fn fast_parameters_are_checked() {
             alpha: 200.0,
             gamma: 0.25,
             every_other_rtt: true,
+            avg_window_factor: None,
+            base_filter: None,
         })
     );
+    let CcSpec::Fast(f) = cc_of("{ kind = \"fast\", avg_window_factor = 4, base_filter = 3000 }")
+    else {
+        panic!("not fast")
+    };
+    assert_eq!(
+        (f.avg_window_factor, f.base_filter),
+        (Some(4.0), Some(3000.0))
+    );
+    let ps = cc_problems("{ kind = \"fast\", base_filter = 0.5 }");
+    assert_problem(&ps, "flow[0].cc.base_filter", "must be in [1, 1000000000]");
     let ps = cc_problems("{ kind = \"fast\", alpha = 0 }");
     assert_problem(&ps, "flow[0].cc.alpha", "must be in (0, 1000000]");
     let ps = cc_problems("{ kind = \"fast\", gamma = 1.5 }");
@@ -156,7 +168,7 @@ fn fast_parameters_are_checked() {
     assert_problem(
         &ps,
         "flow[0].cc.beta",
-        "allowed: kind, alpha, gamma, every_other_rtt",
+        "allowed: kind, alpha, gamma, every_other_rtt, avg_window_factor, base_filter",
     );
     // Reno's key is not accepted by another controller.
     let ps = cc_problems("{ kind = \"fast\", counting = \"bytes\" }");

@@ -60,6 +60,8 @@ impl Net {
                 nodes: vec![],
                 links: vec![],
                 flows: vec![],
+                dv: None,
+                link_events: vec![],
             },
         }
     }

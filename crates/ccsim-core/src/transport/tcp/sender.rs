@@ -171,6 +171,10 @@ impl TcpSender {
     pub fn cc(&self) -> &AnyCc {
         &self.cc
     }
+    /// The congestion controller, mutably (the routing agent pushes prices into FAST).
+    pub fn cc_mut(&mut self) -> &mut AnyCc {
+        &mut self.cc
+    }
     /// The RTT estimator.
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt

@@ -1,0 +1,386 @@
+"""FAST TCP with a multipath variant of RIP (Mallada & Paganini, NET-COOP 2007), and the check
+against the WELFARE optimum.
+
+Paper run (Fig. 1): nodes 1–4, links (1,2) and (1,3) 100 Mb/s 50 ms, (2,4) 37.5 Mb/s 25 ms,
+(3,4) 25 Mb/s 25 ms, both directions; FAST sources at nodes 1 and 2 to node 4 with K = 250,
+1040-byte packets (1000 payload + 40 header), a⁻¹ = 4·cwnd, b⁻¹ = 3000; routers with β = 0.5,
+Δr = Δa = 0.5 s. The scenario is ``scenarios/fast_multipath_rip.toml``: 4000-packet buffers
+(lossless, ALGORITHMS.md §3.0.4 item 11), every packet acknowledged, timeout-only recovery,
+and the paper's initial tables (nodes 1, 2, 3 first learn the top route; node 3 via node 1).
+Fig. 2 draws the split ratios and prices at nodes 1 and 3, Fig. 3 the bottleneck queueing
+delays and the source rates; the claims are the equilibrium the paper states (after 60 s:
+split 0.2/0.8 at node 1, node 2 all on (2,4), equal queueing delays, 3750 packets/s each) and
+its timeline (7 s, 30 s, 45 s, 60 s), measured on our run.
+
+Optimum check: ``ccsim.theory`` solves WELFARE (max Σ K log x, capacities, multipath flow
+balance, ACK load included) for the paper's topology and three larger ones — a 6-node ring,
+a 3×3 grid and an 8-node random graph, each with 3–4 FAST sources that learn their routes
+from the protocol (no initial tables) — and the claims compare the simulated equilibrium
+(mean over the last third of the run) with it.
+
+Quick mode is the same runs (they take a few seconds); full mode adds seeds 2–5 of the paper
+run and two labelled sensitivities: b⁻¹ = 30000 (ALGORITHMS.md §3.0.4 item 8) and routers
+with desynchronised timers (jitter = 1).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ccsim.experiments import Claim, Experiment, Figure, load_table
+from ccsim.sweep import Plan
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "fast_multipath_rip.toml"
+REF = "Mallada & Paganini 2007, §4, Figs. 2–3"
+REF_OPT = "Mallada & Paganini 2007, §2.5 (WELFARE)"
+PAPER_DURATION_S = 100.0  #: not given in the paper; its figures reach equilibrium by 60 s
+EQ_WINDOW = (70.0, 100.0)  #: equilibrium averages (paper: "after about 60 seconds")
+LARGE_DURATION_S = 150.0
+LARGE_WINDOW = (100.0, 150.0)
+FAST_CC = {"kind": "fast", "alpha": 250, "gamma": 0.5, "avg_window_factor": 4, "base_filter": 3000}
+MSS, HEADER = 1000, 40
+
+
+def paper_doc() -> dict[str, Any]:
+    """The paper's scenario (all links traced, so the optimum check sees every queue)."""
+    with open(SCENARIO, "rb") as fh:
+        doc = tomllib.load(fh)
+    doc["trace"]["links"] = "all"
+    return doc
+
+
+def _flow(name: str, a: str, b: str, k: float) -> dict[str, Any]:
+    return {"name": name, "from": a, "to": b, "transport": "tcp", "mss": MSS, "header": HEADER,
+            "recovery": "reno", "dupthresh": 1000000, "delayed_ack": False,
+            "cc": {**FAST_CC, "alpha": k}, "app": {"kind": "bulk", "start": "1s"}}
+
+
+def _link(a: str, b: str, mbps: float, ms: float) -> dict[str, Any]:
+    return {"between": [a, b], "rate": f"{mbps:g}Mbps", "delay": f"{ms:g}ms",
+            "queue": {"kind": "droptail", "limit": "4000p"}}
+
+
+def _doc(links: list[dict[str, Any]], flows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"simulation": {"duration": f"{LARGE_DURATION_S:g}s", "seed": 1},
+            "trace": {"interval": "100ms", "links": "all"},
+            "link": links, "flow": flows,
+            # RIP's full poison reverse: the paper's (α = 1 only) lets small loops form on
+            # stale prices in meshes (docs/routing.md).
+            "routing": {"kind": "distance-vector", "beta": 0.5, "announce_interval": "500ms",
+                        "adapt_interval": "500ms", "poison_reverse": "any-traffic"}}
+
+
+def topology(kind: str) -> dict[str, Any]:
+    """A larger test network: ``"ring"`` (6 nodes), ``"grid"`` (3×3) or ``"random"`` (8
+    nodes, seeded), each with FAST sources of different K. Sources start at 1 s, once the
+    protocol has learned routes (about diameter × delay)."""
+    if kind == "ring":
+        caps = [20, 30, 25, 40, 15, 35]
+        links = [_link(f"r{i}", f"r{(i + 1) % 6}", c, 10) for i, c in enumerate(caps)]
+        flows = [_flow("a", "r0", "r3", 100), _flow("b", "r1", "r4", 150), _flow("c", "r2", "r5", 200)]
+        return _doc(links, flows)
+    if kind == "grid":
+        rng = np.random.default_rng(3)
+        links = []
+        for r in range(3):
+            for c in range(3):
+                if c < 2:
+                    links.append(_link(f"g{r}{c}", f"g{r}{c + 1}", float(rng.integers(10, 41)), 5))
+                if r < 2:
+                    links.append(_link(f"g{r}{c}", f"g{r + 1}{c}", float(rng.integers(10, 41)), 5))
+        flows = [_flow("a", "g00", "g22", 100), _flow("b", "g20", "g02", 150), _flow("c", "g01", "g21", 200)]
+        return _doc(links, flows)
+    if kind == "random":
+        rng = np.random.default_rng(7)
+        n = 8
+        edges = {(int(rng.integers(0, i)), i) for i in range(1, n)}  # a random spanning tree
+        while len(edges) < 12:
+            a, b = sorted(int(v) for v in rng.choice(n, 2, replace=False))
+            edges.add((a, b))
+        links = [_link(f"n{a}", f"n{b}", float(rng.integers(10, 41)), float(rng.integers(5, 21)))
+                 for a, b in sorted(edges)]
+        flows = [_flow("a", "n0", "n7", 100), _flow("b", "n3", "n5", 150), _flow("c", "n6", "n1", 200),
+                 _flow("d", "n2", "n4", 120)]
+        return _doc(links, flows)
+    raise ValueError(f"unknown topology {kind!r}; known: ring, grid, random")
+
+
+LARGE = ("ring", "grid", "random")
+SERIES = ("flows", "links", "routes")
+
+
+def _plans(full: bool) -> list[Plan]:
+    plans = [Plan(base=paper_doc(), seeds=5 if full else 1, series=SERIES,
+                  labels={"topology": "paper", "variant": "paper"}, name="paper")]
+    for kind in LARGE:
+        plans.append(Plan(base=topology(kind), series=SERIES, labels={"topology": kind, "variant": "paper"},
+                          name=kind))
+    if full:
+        slow = paper_doc()
+        for f in slow["flow"]:
+            f["cc"]["base_filter"] = 30000
+        plans.append(Plan(base=slow, series=SERIES, labels={"topology": "paper", "variant": "b^-1 = 30000"},
+                          name="paper, b^-1 = 30000"))
+        jit = paper_doc()
+        jit["routing"]["jitter"] = 1.0
+        plans.append(Plan(base=jit, series=SERIES, labels={"topology": "paper", "variant": "jitter 1"},
+                          name="paper, desynchronised routers"))
+    return plans
+
+
+# ---------------------------------------------------------------------------- data access
+
+def _select(df: pd.DataFrame, table: str, topology_: str, variant: str = "paper") -> pd.DataFrame:
+    """One time-series table of the first point (replicate 0) of a topology/variant."""
+    pts = df[(df["topology"] == topology_) & (df["variant"] == variant)]
+    if pts.empty:
+        raise ValueError(f"no {topology_}/{variant} point in this sweep")
+    pid = pts.sort_values("replicate")["point_id"].iloc[0]
+    t = load_table(df, table)
+    return t[t["point_id"] == pid]
+
+
+@cache
+def _optimum(kind: str) -> Any:
+    from ccsim import theory
+
+    doc = paper_doc() if kind == "paper" else topology(kind)
+    return theory.solve_welfare(theory.network_from_scenario(doc))
+
+
+def _equilibrium(df: pd.DataFrame, kind: str, variant: str = "paper") -> dict[str, Any]:
+    from ccsim import theory
+
+    doc = paper_doc() if kind == "paper" else topology(kind)
+    window = EQ_WINDOW if kind == "paper" else LARGE_WINDOW
+    return theory.simulated_equilibrium(doc, _select(df, "flow_series", kind, variant),
+                                        _select(df, "link_series", kind, variant),
+                                        _select(df, "route_series", kind, variant), window)
+
+
+def comparison(df: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """Simulated equilibrium against the WELFARE optimum for one topology."""
+    from ccsim import theory
+
+    doc = paper_doc() if kind == "paper" else topology(kind)
+    return theory.compare_equilibrium(doc, _equilibrium(df, kind), _optimum(kind))
+
+
+def _split(rs: pd.DataFrame, node: str, hop: str, dest: str = "4") -> pd.DataFrame:
+    r = rs[(rs["node"] == node) & (rs["next_hop"] == hop) & (rs["dest"] == dest)]
+    return r.sort_values("time_s")
+
+
+def milestones(df: pd.DataFrame, variant: str = "paper") -> dict[str, float]:
+    """The paper's timeline on our run (seconds): (2,4) saturates (its queue first exceeds
+    50 packets), node 3 has moved all its traffic to (3,4), the bottom link fills ((3,4)
+    queue first above 50 packets), and the split at node 1 settles (from then on within
+    ±0.05 of its equilibrium mean)."""
+    ls = _select(df, "link_series", "paper", variant)
+    rs = _select(df, "route_series", "paper", variant)
+
+    def first(frame: pd.DataFrame, cond: Any) -> float:
+        hit = frame[cond]
+        return float(hit["time_s"].iloc[0]) if len(hit) else float("nan")
+
+    q24 = ls[ls["link"] == "2->4"].sort_values("time_s")
+    q34 = ls[ls["link"] == "3->4"].sort_values("time_s")
+    a31 = _split(rs, "3", "1")
+    a12 = _split(rs, "1", "2")
+    eq = a12[(a12.time_s > EQ_WINDOW[0]) & (a12.time_s <= EQ_WINDOW[1])]["alpha"].mean()
+    off = a12[(a12["alpha"] - eq).abs() > 0.05]
+    settle = float(off["time_s"].iloc[-1]) if len(off) else 0.0
+    return {
+        "saturated_24": first(q24, q24["queue_packets"] > 50),
+        "node3_moved": first(a31, a31["alpha"] <= 0.0),
+        "bottom_filled": first(q34, q34["queue_packets"] > 50),
+        "settled": settle,
+    }
+
+
+# ---------------------------------------------------------------------------- figures
+
+def fig2(df: pd.DataFrame, out: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    rs = _select(df, "route_series", "paper")
+    fig, axes = plt.subplots(2, 2, figsize=(11, 6.5), sharex=True)
+    for col, node, hops in ((0, "1", ("2", "3")), (1, "3", ("1", "4"))):
+        for hop in hops:
+            r = _split(rs, node, hop)
+            axes[0, col].plot(r.time_s, r.alpha, label=f"α {node}→{hop}")
+            axes[1, col].plot(r.time_s, r.metric_s * 1e3, label=f"π via {hop}")
+        price = _split(rs, node, hops[0])
+        axes[1, col].plot(price.time_s, price.price_s * 1e3, "k--", lw=0.8, label=f"q{node} (node price)")
+        axes[0, col].set_title(f"node {node}, destination 4")
+        axes[0, col].set_ylabel("split ratio")
+        axes[1, col].set_ylabel("price (ms)")
+        axes[1, col].set_xlabel("time (s)")
+        axes[1, col].set_ylim(0, 250)
+        for ax in axes[:, col]:
+            ax.legend(fontsize=8)
+            ax.grid(alpha=0.3)
+    fig.suptitle("Split ratios and prices for destination 4 (paper Fig. 2)")
+    fig.tight_layout()
+    path = out / "fig2_splits_prices.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def fig3(df: pd.DataFrame, out: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    ls = _select(df, "link_series", "paper")
+    fs = _select(df, "flow_series", "paper")
+    caps = {"2->4": 37.5e6, "3->4": 25e6}
+    fig, (a, b) = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    for link, cap in caps.items():
+        q = ls[ls["link"] == link].sort_values("time_s")
+        a.plot(q.time_s, q.queue_bytes * 8 / cap * 1e3, label=f"({link.replace('->', ',')})")
+    a.set_ylabel("queueing delay (ms)")
+    a.legend()
+    a.grid(alpha=0.3)
+    for name, g in fs.groupby("flow", observed=True):
+        g = g.sort_values("time_s")
+        pps = g.rate_bps / (8 * MSS)
+        b.plot(g.time_s, pps.rolling(10, min_periods=1).mean(), label=f"{name} (1 s mean)")
+    b.axhline(3756, color="k", ls=":", lw=0.8, label="optimum 3756 pkt/s")
+    b.set_ylabel("rate (packets/s)")
+    b.set_xlabel("time (s)")
+    b.legend(fontsize=8)
+    b.grid(alpha=0.3)
+    fig.suptitle("Bottleneck queueing delays and source rates (paper Fig. 3)")
+    fig.tight_layout()
+    path = out / "fig3_delays_rates.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def fig_optimum(df: pd.DataFrame, out: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    kinds = ("paper",) + LARGE
+    fig, axes = plt.subplots(1, len(kinds), figsize=(13, 3.6))
+    for ax, kind in zip(axes, kinds):
+        sim = _equilibrium(df, kind)["rates_pps"]
+        opt = _optimum(kind).rates_pps
+        names = list(opt)
+        xs = np.arange(len(names))
+        ax.bar(xs - 0.2, [sim.get(n, 0) for n in names], 0.4, label="simulated")
+        ax.bar(xs + 0.2, [opt[n] for n in names], 0.4, label="WELFARE optimum")
+        ax.set_xticks(xs, names)
+        ax.set_title(kind)
+        ax.set_ylabel("packets/s")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Equilibrium rates: simulation against the optimum")
+    fig.tight_layout()
+    path = out / "fig_optimum.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# ---------------------------------------------------------------------------- claims
+
+def _split_claim() -> Claim:
+    def compute(df: pd.DataFrame) -> float:
+        return _equilibrium(df, "paper")["splits"][("1", "4")]["2"]
+
+    return Claim(REF, "equilibrium split at node 1 on the top path (1,2), mean over 70–100 s", 0.20, compute,
+                 tolerance=0.03)
+
+
+def _node2_claim() -> Claim:
+    def compute(df: pd.DataFrame) -> float:
+        return _equilibrium(df, "paper")["splits"][("2", "4")]["4"]
+
+    return Claim(REF, "equilibrium split at node 2 on (2,4)", 1.0, compute, tolerance=0.01)
+
+
+def _rate_claim(flow: str) -> Claim:
+    def compute(df: pd.DataFrame) -> float:
+        return _equilibrium(df, "paper")["rates_pps"][flow]
+
+    return Claim(REF, f"equilibrium rate of {flow}, mean over 70–100 s (paper: 3750; exact (c1+c2)/2 = 3756)",
+                 3756.0, compute, unit="pkt/s", tolerance=0.05 * 3756)
+
+
+def _delay_claim() -> Claim:
+    def compute(df: pd.DataFrame) -> float:
+        d = _equilibrium(df, "paper")["queue_delay_s"]
+        return (d["2->4"] - d["3->4"]) * 1e3
+
+    return Claim(REF, "difference of the mean queueing delays at (2,4) and (3,4) (equal in the paper)", 0.0,
+                 compute, unit="ms", tolerance=10.0)
+
+
+def _milestone_claim(key: str, text: str, paper: float, tol: float) -> Claim:
+    return Claim(REF, text, paper, lambda df: milestones(df)[key], unit="s", tolerance=tol)
+
+
+def _optimum_claim(kind: str) -> Claim:
+    def compute(df: pd.DataFrame) -> float:
+        c = comparison(df, kind)
+        rates = c[c["quantity"].str.startswith("rate ")]
+        return float(rates["gap"].abs().max() * 100)
+
+    return Claim(REF_OPT, f"{kind}: largest relative gap between a simulated source rate and the optimum",
+                 0.0, compute, unit="%", tolerance=10.0, kind="at_most")
+
+
+def _saturation_claim(kind: str) -> Claim:
+    def compute(df: pd.DataFrame) -> float:
+        opt = _optimum(kind).saturated
+        sim = _equilibrium(df, kind)["saturated"]
+        return float(opt <= sim)
+
+    return Claim(REF_OPT, f"{kind}: every link saturated in the optimum keeps a standing queue (mean > 1 ms) in "
+                 "the simulation (1 = yes)", 1.0, compute)
+
+
+EXPERIMENT = Experiment(
+    name="fast-multipath-rip",
+    title="Optimal congestion control with multipath routing using TCP-FAST and a variant of RIP",
+    paper="E. Mallada and F. Paganini, NET-COOP 2007, LNCS 4465, pp. 205–214",
+    description=__doc__.split("\n\n")[1] if __doc__ else "",
+    quick=lambda: _plans(False),
+    full=lambda: _plans(True),
+    figures=[
+        Figure("fig2", "Split ratios and prices at nodes 1 and 3", "Fig. 2", fig2,
+               "Top: split ratios for destination 4; bottom: route metrics π = p + q of each next hop and "
+               "the node price q (dashed), in ms."),
+        Figure("fig3", "Bottleneck queueing delays and source rates", "Fig. 3", fig3,
+               "Queueing delay = backlog × 8 / capacity; rates are goodput in packets/s (1 s moving mean)."),
+        Figure("optimum", "Simulated equilibrium rates against the WELFARE optimum", "§2.5", fig_optimum,
+               "Mean over the last third of each run; optimum by ccsim.theory (scipy SLSQP)."),
+    ],
+    claims=[
+        _split_claim(),
+        _node2_claim(),
+        _rate_claim("source1"),
+        _rate_claim("source2"),
+        _delay_claim(),
+        _milestone_claim("saturated_24", "link (2,4) saturates (queue first above 50 packets)", 7.0, 3.0),
+        _milestone_claim("node3_moved", "node 3 has moved all its traffic to (3,4)", 30.0, 10.0),
+        _milestone_claim("bottom_filled", "the bottom link (3,4) fills (queue first above 50 packets)", 45.0, 10.0),
+        _milestone_claim("settled", "node 1's split settles (within ±0.05 of its equilibrium from then on)", 60.0, 15.0),
+    ] + [c for kind in ("paper",) + LARGE for c in (_optimum_claim(kind), _saturation_claim(kind))],
+    notes=(
+        "Units: prices are queueing delays in seconds (ALGORITHMS.md §3.0.2 unit check).",
+        "Unstated parameters (docs/routing.md): 4000-packet buffers, FAST γ = 0.5 updated every RTT, "
+        "routers tick together (jitter 0), announcements of 52 bytes, sources start at 0 s (paper run) "
+        "or 1 s (larger topologies), run length 100 s (paper) and 150 s (larger).",
+        "quick = full for the runs themselves (a few seconds each); full adds seeds 2-5 of the paper run "
+        "and the b^-1 = 30000 and desynchronised-router sensitivities.",
+    ),
+)
