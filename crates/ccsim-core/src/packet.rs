@@ -59,6 +59,8 @@ pub struct Packet {
     pub kind: PacketKind,
     /// `FLAG_*` bits.
     pub flags: u8,
+    /// 0: the static routing table; k ≥ 1: the flow's k-th pinned path.
+    pub path: u8,
 }
 
 const _: () = assert!(std::mem::size_of::<Packet>() <= 64);
@@ -90,6 +92,7 @@ impl Packet {
             nsack: 0,
             kind,
             flags: 0,
+            path: 0,
         }
     }
     /// SACK block `i` in absolute segment numbers.

@@ -134,6 +134,8 @@ pub struct FlowSummary {
     pub rtt_max_s: f64,
     /// Number of TCP connections opened (on/off sources open one per ON period).
     pub connections: u64,
+    /// MPTCP: DAIMD's delay-triggered window reductions (0 for other controllers).
+    pub delay_backoffs: u64,
 }
 
 /// Summary of one directed link.
@@ -161,6 +163,10 @@ pub struct Series {
     pub flows: Table,
     /// Per-link samples: time_s, link (index), queue_packets, queue_bytes.
     pub links: Table,
+    /// MPTCP subflow window reductions, one row each: time_s, flow (the subflow's row in
+    /// the flow summaries), cause (0 loss, 1 timeout, 2 DAIMD delay, 3 wVegas drain),
+    /// cwnd_before_bytes, cwnd_after_bytes.
+    pub backoffs: Table,
 }
 
 /// Named `f64` columns of equal length.

@@ -12,6 +12,7 @@
 //! Adding a controller: one file here, one variant in `AnyCc`, one in `CcSpec`, unit tests
 //! in its file (see docs/adding-a-controller.md).
 
+pub mod coupled;
 pub mod cubic;
 pub mod fast;
 pub mod reno;
@@ -21,6 +22,7 @@ pub mod westwood;
 use crate::scenario::CcSpec;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
+pub use coupled::Coupled;
 pub use cubic::Cubic;
 pub use fast::Fast;
 pub use reno::Reno;
@@ -150,6 +152,8 @@ pub enum AnyCc {
     Cubic(Cubic),
     /// FAST TCP.
     Fast(Fast),
+    /// A coupled multipath controller (an MPTCP subflow's).
+    Coupled(Coupled),
 }
 
 /// Construction context for controllers.
@@ -170,6 +174,7 @@ impl AnyCc {
             CcSpec::Westwood(p) => AnyCc::Westwood(Westwood::new(ctx.mss, ctx.init_cwnd, *p)),
             CcSpec::Cubic(p) => AnyCc::Cubic(Cubic::new(ctx.mss, ctx.init_cwnd, *p)),
             CcSpec::Fast(p) => AnyCc::Fast(Fast::new(ctx.mss, ctx.init_cwnd, *p)),
+            CcSpec::Coupled(p) => AnyCc::Coupled(Coupled::new(p, ctx.mss, ctx.init_cwnd)),
         }
     }
 
@@ -182,6 +187,7 @@ impl AnyCc {
             AnyCc::Westwood(c) => c,
             AnyCc::Cubic(c) => c,
             AnyCc::Fast(c) => c,
+            AnyCc::Coupled(c) => c,
         }
     }
 
@@ -194,6 +200,7 @@ impl AnyCc {
             AnyCc::Westwood(c) => c,
             AnyCc::Cubic(c) => c,
             AnyCc::Fast(c) => c,
+            AnyCc::Coupled(c) => c,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! and collects every problem with its location. Nothing past this point validates again.
 //! The file format is described in `docs/scenario.md`; each default below is cited there.
 
+use super::model_mptcp::{CoupledSpec, MptcpSpec};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// A whole scenario, ready to build.
@@ -204,6 +205,8 @@ pub enum TransportSpec {
     Udp(CbrSpec),
     /// ARC, the rate-based transport for planetary links (Grieco & Mascolo 2005).
     Arc(ArcSpec),
+    /// Multipath TCP (one subflow per path).
+    Mptcp(MptcpSpec),
 }
 
 /// How ARC's receiver initialises its bandwidth filter.
@@ -312,6 +315,8 @@ pub enum CcSpec {
     Cubic(CubicSpec),
     /// FAST TCP (Jin, Wei & Low 2004), `cc/fast.rs`.
     Fast(FastSpec),
+    /// A coupled multipath controller (MPTCP subflows; see `model_mptcp`).
+    Coupled(CoupledSpec),
 }
 
 /// Vegas thresholds, in packets queued by the flow (ALGORITHMS.md §1.5).

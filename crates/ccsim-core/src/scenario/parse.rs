@@ -17,6 +17,8 @@ mod parse_cc;
 mod parse_cc_tests;
 #[path = "parse_flow.rs"]
 mod parse_flow;
+#[path = "parse_mptcp.rs"]
+mod parse_mptcp;
 #[path = "parse_queue.rs"]
 mod parse_queue;
 #[cfg(test)]

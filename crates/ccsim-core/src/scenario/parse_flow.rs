@@ -3,6 +3,7 @@
 
 use super::parse_arc::{parse_arc, ARC_KEYS};
 use super::parse_cc::parse_cc;
+use super::parse_mptcp::{parse_mptcp, MPTCP_KEYS};
 use super::reader::*;
 use super::Net;
 use crate::scenario::model::*;
@@ -126,6 +127,7 @@ enum Transport {
     Tcp,
     Udp,
     Arc,
+    Mptcp,
 }
 
 fn parse_flow(
@@ -148,12 +150,13 @@ fn parse_flow(
             &join(&path, "transport"),
             v,
             "transport",
-            &["tcp", "udp", "arc"],
+            &["tcp", "udp", "arc", "mptcp"],
         )
         .map(|k| match k {
             0 => Transport::Tcp,
             1 => Transport::Udp,
-            _ => Transport::Arc,
+            2 => Transport::Arc,
+            _ => Transport::Mptcp,
         }),
     };
     for k in m.keys() {
@@ -189,8 +192,18 @@ fn parse_flow(
             }
             continue;
         }
+        if transport == Some(Transport::Mptcp) && MPTCP_KEYS.contains(&key) {
+            continue;
+        }
         let allowed: Vec<&str> = if transport == Some(Transport::Udp) {
             COMMON_KEYS.to_vec()
+        } else if transport == Some(Transport::Mptcp) {
+            COMMON_KEYS
+                .iter()
+                .chain(TCP_KEYS)
+                .chain(MPTCP_KEYS)
+                .copied()
+                .collect()
         } else {
             COMMON_KEYS.iter().chain(TCP_KEYS).copied().collect()
         };
@@ -237,6 +250,13 @@ fn parse_flow(
         Some(Transport::Tcp) => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
         Some(Transport::Udp) => TransportSpec::Udp(parse_cbr_app(cx, &path, m)),
         Some(Transport::Arc) => TransportSpec::Arc(parse_arc(cx, &path, m)),
+        Some(Transport::Mptcp) => {
+            // Subflow TCP parameters as for TCP; `cc` names a coupled controller.
+            let mut plain = m.clone();
+            plain.remove("cc");
+            let tcp = parse_tcp(cx, &path, &plain);
+            TransportSpec::Mptcp(parse_mptcp(cx, &path, m, tcp))
+        }
         None => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
     };
 

@@ -2,12 +2,14 @@
 //! sends into an outbox, and reports its next deadline.
 
 pub mod arc;
+pub mod mptcp;
 pub mod tcp;
 pub mod udp;
 
 use crate::packet::{Packet, PacketKind};
 use crate::units::SimTime;
 use arc::{ArcReceiver, ArcSender};
+use mptcp::{MptcpReceiver, MptcpSender};
 use tcp::{TcpReceiver, TcpSender};
 use udp::{UdpSink, UdpSource};
 
@@ -27,6 +29,10 @@ pub enum Endpoint {
     ArcSender(ArcSender),
     /// ARC receiver.
     ArcReceiver(ArcReceiver),
+    /// MPTCP connection sender.
+    MptcpSender(MptcpSender),
+    /// MPTCP connection receiver.
+    MptcpReceiver(MptcpReceiver),
 }
 
 impl Endpoint {
@@ -39,6 +45,8 @@ impl Endpoint {
             (Endpoint::UdpSink(k), PacketKind::Udp) => k.on_packet(now, pkt),
             (Endpoint::ArcSender(s), PacketKind::Ack) => s.on_report(now, pkt, out),
             (Endpoint::ArcReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
+            (Endpoint::MptcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
+            (Endpoint::MptcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
             _ => {}
         }
     }
@@ -52,6 +60,8 @@ impl Endpoint {
             Endpoint::UdpSource(u) => u.on_timer(now, out),
             Endpoint::ArcSender(s) => s.on_timer(now, out),
             Endpoint::ArcReceiver(r) => r.on_timer(now, out),
+            Endpoint::MptcpSender(s) => s.on_timer(now, out),
+            Endpoint::MptcpReceiver(r) => r.on_timer(now, out),
             Endpoint::UdpSink(_) => {}
         }
     }
@@ -65,6 +75,8 @@ impl Endpoint {
             Endpoint::UdpSource(u) => u.next_wakeup(),
             Endpoint::ArcSender(s) => s.next_wakeup(),
             Endpoint::ArcReceiver(r) => r.next_wakeup(),
+            Endpoint::MptcpSender(s) => s.next_wakeup(),
+            Endpoint::MptcpReceiver(r) => r.next_wakeup(),
             Endpoint::UdpSink(_) => SimTime::NEVER,
         }
     }
