@@ -59,7 +59,8 @@ pub struct Packet {
     pub kind: PacketKind,
     /// `FLAG_*` bits.
     pub flags: u8,
-    /// 0: the static routing table; k ≥ 1: the flow's k-th pinned path.
+    /// Pinned path: 0 follows the routing table; `k >= 1` follows the flow's `k`-th path
+    /// (see `net::pinned`), in the direction of `dst`.
     pub path: u8,
 }
 

@@ -14,6 +14,7 @@ use crate::cc::AnyCc;
 use crate::engine::{Event, EventQueue};
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
+use crate::net::pinned::PinnedPaths;
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
 use crate::net::{Link, QueueDisc};
@@ -52,6 +53,10 @@ pub struct Simulation {
     events: EventQueue,
     links: Vec<Link>,
     fwd: ForwardingTable,
+    pinned: PinnedPaths,
+    /// Path stamped on packets an endpoint sends without one: 1 when its flow has exactly
+    /// one pinned path (single-path transports need not know about paths), else 0.
+    ep_path: Vec<u8>,
     endpoints: Vec<Endpoint>,
     ep_node: Vec<NodeId>,
     /// Pending wakeup times per endpoint; the last is the earliest.
@@ -73,7 +78,11 @@ pub struct Simulation {
 /// For each link, its only upstream link if the flows' static routes give it exactly one
 /// (and no endpoint sends on it directly); such a link can take packets as soon as the
 /// upstream link accepts them, because nothing else can reach its queue in between.
-fn chain_feeders(sc: &Scenario, fwd: &ForwardingTable) -> Vec<Option<LinkId>> {
+fn chain_feeders(
+    sc: &Scenario,
+    fwd: &ForwardingTable,
+    pinned: &PinnedPaths,
+) -> Vec<Option<LinkId>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Feed {
         Nothing,
@@ -89,18 +98,25 @@ fn chain_feeders(sc: &Scenario, fwd: &ForwardingTable) -> Vec<Option<LinkId>> {
             _ => Feed::Many,
         };
     };
-    for f in &sc.flows {
-        let mut pairs = vec![(f.from, f.to)];
-        if matches!(f.transport, TransportSpec::Tcp(_) | TransportSpec::Mptcp(_)) {
-            pairs.push((f.to, f.from));
+    for (i, f) in sc.flows.iter().enumerate() {
+        let replies = !matches!(f.transport, TransportSpec::Udp(_));
+        let mut routes = Vec::new();
+        // Conservatively include the table routes even when every packet is pinned.
+        routes.extend(fwd.path(&sc.links, f.from, f.to));
+        if replies {
+            routes.extend(fwd.path(&sc.links, f.to, f.from));
         }
-        for (a, b) in pairs {
-            if let Some(path) = fwd.path(&sc.links, a, b) {
-                let mut prev = None;
-                for l in path {
-                    note(l, prev);
-                    prev = Some(l);
-                }
+        for k in 1..=f.paths.len() {
+            routes.push(pinned.links(FlowId(i as u32), k as u8, true));
+            if replies {
+                routes.push(pinned.links(FlowId(i as u32), k as u8, false));
+            }
+        }
+        for path in routes {
+            let mut prev = None;
+            for l in path {
+                note(l, prev);
+                prev = Some(l);
             }
         }
     }
@@ -148,6 +164,11 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
+        let pinned =
+            PinnedPaths::new(&scenario.links, &scenario.flows).map_err(|m| ScenarioError {
+                source: "<scenario>".into(),
+                problems: vec![invalid("flow".into(), m)],
+            })?;
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
             .links
@@ -176,12 +197,16 @@ impl Simulation {
             .collect();
         let mut links = links;
         if scenario.link_model == LinkModel::Fast {
-            for (l, from) in chain_feeders(&scenario, &fwd).into_iter().enumerate() {
+            for (l, from) in chain_feeders(&scenario, &fwd, &pinned)
+                .into_iter()
+                .enumerate()
+            {
                 links[l].chained_from = from;
             }
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
+        let mut ep_path = Vec::with_capacity(2 * scenario.flows.len());
         let mut flows = Vec::with_capacity(scenario.flows.len());
         let mut warnings = Vec::new();
         for (i, f) in scenario.flows.iter().enumerate() {
@@ -224,9 +249,11 @@ impl Simulation {
                     let app = SenderApp::new(&a.app, rng);
                     let total = app.total_bytes();
                     // ARC caps its rate at its interface: the first link towards the peer.
-                    let interface = fwd
-                        .next_link(f.from, f.to)
-                        .map_or(Rate(u64::MAX), |l| scenario.links[l.idx()].rate);
+                    let first = match f.paths.len() {
+                        1 => pinned.links(fid, 1, true).first().copied(),
+                        _ => fwd.next_link(f.from, f.to),
+                    };
+                    let interface = first.map_or(Rate(u64::MAX), |l| scenario.links[l.idx()].rate);
                     endpoints.push(Endpoint::ArcSender(ArcSender::new(
                         fid,
                         dst,
@@ -261,6 +288,9 @@ impl Simulation {
                 TransportSpec::Mptcp(m) => m.joins.len(),
                 _ => 0,
             };
+            let stamp = u8::from(f.paths.len() == 1);
+            ep_path.push(stamp);
+            ep_path.push(stamp);
             flows.push(FlowRuntime {
                 sender: tx,
                 receiver: rx,
@@ -288,6 +318,8 @@ impl Simulation {
             events,
             links,
             fwd,
+            pinned,
+            ep_path,
             ep_pending: vec![Vec::with_capacity(4); endpoints.len()],
             endpoints,
             ep_node,
@@ -387,7 +419,7 @@ impl Simulation {
     /// link delivers it with an event.
     #[inline]
     fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
-        let Some(mut l) = self.fwd.next_link(node.idx(), pkt.dst.idx()) else {
+        let Some(mut l) = self.next_link(node, &pkt) else {
             self.drop_packet(&pkt, DropCause::NoRoute);
             return;
         };
@@ -405,7 +437,7 @@ impl Simulation {
                     }
                     let v = link.to;
                     if v != pkt.dst {
-                        if let Some(n) = self.fwd.next_link(v.idx(), pkt.dst.idx()) {
+                        if let Some(n) = self.next_link(v, &pkt) {
                             if self.links[n.idx()].chained_from == Some(l) {
                                 l = n;
                                 at = arrive;
@@ -417,6 +449,16 @@ impl Simulation {
                     return;
                 }
             }
+        }
+    }
+
+    /// The link `pkt` leaves `node` by: its pinned path's, or the routing table's.
+    #[inline]
+    fn next_link(&self, node: NodeId, pkt: &Packet) -> Option<LinkId> {
+        if pkt.path == 0 {
+            self.fwd.next_link(node.idx(), pkt.dst.idx())
+        } else {
+            self.pinned.next_link(pkt.flow, pkt.path, node, pkt.dst)
         }
     }
 
@@ -437,9 +479,13 @@ impl Simulation {
     fn flush(&mut self, now: SimTime, ep: EndpointId) {
         if !self.out.is_empty() {
             let node = self.ep_node[ep.idx()];
+            let stamp = self.ep_path[ep.idx()];
             let mut out = std::mem::take(&mut self.out);
-            for pkt in out.drain(..) {
+            for mut pkt in out.drain(..) {
                 self.created += 1;
+                if pkt.path == 0 {
+                    pkt.path = stamp;
+                }
                 self.forward(now, node, pkt);
             }
             self.out = out;

@@ -38,6 +38,7 @@ fn planetary(rtt_s: f64, p: f64, secs: f64, size: Option<u64>, seed: u64) -> Sce
         from,
         to,
         transport: TransportSpec::Arc(arc_spec(size)),
+        paths: vec![],
     });
     net.trace_all()
 }

@@ -32,7 +32,29 @@ fn scenarios() -> Vec<(String, Scenario)> {
         dumbbell(16, 1000.0, 100.0, 333, 5.0, RecoverySpec::Sack, 0.5),
     ));
     out.push(("lossy-mix".into(), lossy_mix()));
+    out.push(("pinned-diamond".into(), pinned_diamond()));
     out
+}
+
+/// Two routes between s and d; flows pinned to either share links with unpinned ones,
+/// so chaining must account for pinned paths (a wrong feeder shows up as a Fast/PerHop
+/// mismatch).
+fn pinned_diamond() -> Scenario {
+    let mut net = Net::new(10.0, 5);
+    net.duplex("s", "a", 20.0, 2.0, 30);
+    net.duplex("a", "d", 10.0, 2.0, 20);
+    net.duplex("s", "b", 20.0, 8.0, 30);
+    net.duplex("b", "d", 10.0, 8.0, 20);
+    net.duplex("a", "b", 10.0, 1.0, 20);
+    let short = net.flow("short", "s", "d", tcp(RecoverySpec::Sack));
+    let long = net.flow("long", "s", "d", tcp(RecoverySpec::NewReno));
+    net.pin(long, &["s", "b", "d"]);
+    let cross = net.flow("cross", "s", "d", tcp(RecoverySpec::Sack));
+    net.pin(cross, &["s", "a", "b", "d"]);
+    let u = net.udp("udp", "a", "d", 2.0, 500, 0.2);
+    net.pin(u, &["a", "b", "d"]);
+    let _ = short;
+    net.trace_all()
 }
 
 /// Random loss both ways, RED, a UDP flow, every recovery flavour and on/off sources.
@@ -97,6 +119,7 @@ fn lossy_mix() -> Scenario {
         from,
         to,
         transport: arc,
+        paths: vec![],
     });
     net.trace_all()
 }

@@ -1,7 +1,8 @@
-//! The network: links (queue + pipe), queue disciplines and static routing.
+//! The network: links (queue + pipe), queue disciplines, static routing and pinned paths.
 
 pub mod droptail;
 pub mod link;
+pub mod pinned;
 pub mod queue;
 pub mod red;
 pub mod ring;

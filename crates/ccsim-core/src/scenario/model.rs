@@ -194,6 +194,9 @@ pub struct FlowSpec {
     pub to: usize,
     /// Transport and its application.
     pub transport: TransportSpec,
+    /// Pinned paths, each a node list from `from` to `to` (its reverse is the return path).
+    /// Empty: the static routing table. A packet with `path = k` follows entry `k - 1`.
+    pub paths: Vec<Vec<usize>>,
 }
 
 /// A flow's transport.

@@ -19,6 +19,8 @@ mod parse_cc_tests;
 mod parse_flow;
 #[path = "parse_mptcp.rs"]
 mod parse_mptcp;
+#[path = "parse_paths.rs"]
+mod parse_paths;
 #[path = "parse_queue.rs"]
 mod parse_queue;
 #[cfg(test)]
@@ -659,3 +661,7 @@ fn parse_link(cx: &mut Cx, net: &mut Net, i: usize, e: &Value) {
         net.aliases.push((a, i, made));
     }
 }
+
+#[cfg(test)]
+#[path = "parse_paths_tests.rs"]
+mod parse_paths_tests;

@@ -3,7 +3,8 @@
 
 use super::parse_arc::{parse_arc, ARC_KEYS};
 use super::parse_cc::parse_cc;
-use super::parse_mptcp::{parse_mptcp, MPTCP_KEYS};
+use super::parse_mptcp::{parse_mptcp, MAX_SUBFLOWS, MPTCP_KEYS};
+use super::parse_paths::parse_paths;
 use super::reader::*;
 use super::Net;
 use crate::scenario::model::*;
@@ -19,7 +20,7 @@ pub(crate) struct Flows {
     pub groups: Vec<(String, Vec<usize>)>,
 }
 
-const COMMON_KEYS: &[&str] = &["name", "from", "to", "transport", "count", "app"];
+const COMMON_KEYS: &[&str] = &["name", "from", "to", "transport", "count", "app", "paths"];
 const TCP_KEYS: &[&str] = &[
     "cc",
     "recovery",
@@ -292,6 +293,29 @@ fn parse_flow(
         }
     }
 
+    // Pinned paths: one for single-path transports.
+    let paths = match (m.get("paths"), from.zip(to)) {
+        (Some(v), ends) => parse_paths(
+            cx,
+            &join(&path, "paths"),
+            v,
+            net,
+            ends,
+            transport != Some(Transport::Udp),
+            if transport == Some(Transport::Mptcp) {
+                MAX_SUBFLOWS
+            } else {
+                1
+            },
+            if transport == Some(Transport::Mptcp) {
+                "one MPTCP subflow per path"
+            } else {
+                "this transport sends on one path (pin it with a single node list)"
+            },
+        ),
+        (None, _) => Vec::new(),
+    };
+
     // Expansion and unique names.
     let base = name.clone();
     let first = out.flows.len();
@@ -327,6 +351,7 @@ fn parse_flow(
             from: from.unwrap_or(usize::MAX),
             to: to.unwrap_or(usize::MAX),
             transport: spec.clone(),
+            paths: paths.clone(),
         });
     }
     if count > 1 {

@@ -8,8 +8,8 @@ use crate::scenario::model_mptcp::*;
 use crate::units::Dur;
 use serde_json::{Map, Value};
 
-/// Keys an MPTCP flow takes besides the common ones and the TCP ones.
-pub(crate) const MPTCP_KEYS: &[&str] = &["paths", "scheduler", "joins", "recv_buffer"];
+/// Keys an MPTCP flow takes besides the common ones (`paths` among them) and the TCP ones.
+pub(crate) const MPTCP_KEYS: &[&str] = &["scheduler", "joins", "recv_buffer"];
 /// Coupled controllers, as written in scenarios.
 pub(crate) const COUPLED: &[&str] = &["lia", "olia", "balia", "wvegas", "daimd", "reno"];
 const SCHEDULERS: &[&str] = &["minrtt", "roundrobin"];
@@ -23,19 +23,11 @@ pub(crate) fn parse_mptcp(
     m: &Map<String, Value>,
     mut tcp: TcpSpec,
 ) -> MptcpSpec {
+    // One subflow per path; the paths themselves are checked by `parse_paths`.
     let n = match m.get("paths") {
-        Some(Value::Array(a)) if !a.is_empty() && a.len() <= MAX_SUBFLOWS => a.len(),
-        Some(Value::Array(a)) if a.len() > MAX_SUBFLOWS => {
-            cx.err(
-                &join(path, "paths"),
-                format!(
-                    "an MPTCP connection has at most {MAX_SUBFLOWS} subflows, found {} paths",
-                    a.len()
-                ),
-            );
-            1
-        }
-        Some(Value::Array(_)) | None => {
+        Some(Value::Array(a)) => a.len().clamp(1, MAX_SUBFLOWS),
+        Some(_) => 1,
+        None => {
             cx.err(
                 path,
                 "an MPTCP flow needs paths, one per subflow, e.g. paths = [[\"s\", \"a\", \
@@ -43,7 +35,6 @@ pub(crate) fn parse_mptcp(
             );
             1
         }
-        Some(_) => 1, // reported by the paths parser
     };
     if !m.contains_key("recovery") {
         tcp.recovery = RecoverySpec::Sack; // Linux MPTCP subflows use SACK

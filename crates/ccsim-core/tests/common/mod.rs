@@ -118,6 +118,7 @@ impl Net {
             from,
             to,
             transport: TransportSpec::Tcp(t),
+            paths: vec![],
         });
         self.sc.flows.len() - 1
     }
@@ -143,8 +144,15 @@ impl Net {
                 start: at(0.0),
                 stop: None,
             }),
+            paths: vec![],
         });
         self.sc.flows.len() - 1
+    }
+
+    /// Pin `flow` onto one more path, given as node names.
+    pub fn pin(&mut self, flow: usize, nodes: &[&str]) {
+        let p = nodes.iter().map(|n| self.node(n)).collect();
+        self.sc.flows[flow].paths.push(p);
     }
 
     pub fn trace_all(mut self) -> Scenario {
