@@ -14,6 +14,23 @@ fn main() {
             f.timeouts, f.delay_backoffs, f.rtt_min_s * 1e3, f.rtt_mean_s * 1e3, f.drops.total()
         );
     }
+    if std::env::var("SERIES").is_ok() {
+        let t = &r.series.flows;
+        for i in 0..t.len() {
+            let time = t.columns[0][i];
+            if ((time * 10.0).round() as u64).is_multiple_of(20) {
+                println!(
+                    "t {:>6.1} row {} cwnd {:>8.0} ss {:>8.0} srtt {:.4} rate {:.2}",
+                    time,
+                    t.columns[1][i],
+                    t.columns[2][i],
+                    t.columns[3][i],
+                    t.columns[4][i],
+                    t.columns[5][i] / 1e6
+                );
+            }
+        }
+    }
     println!(
         "conservation holds: {}; backoffs rows {}",
         r.conservation.holds(),

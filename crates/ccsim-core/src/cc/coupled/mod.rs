@@ -230,10 +230,9 @@ impl CongestionControl for Coupled {
             self.cwnd = reno_increase(self.cwnd, self.ssthresh, acked, self.mss, self.counting);
         } else {
             let k = match &self.algo {
-                // wVegas moves its window once per round (`on_round`) unless the last
-                // round had too few RTT samples, when it grows as Reno (Linux wVegas).
-                Algo::Wvegas(w) if !w.reno_this_round() => 0.0,
-                Algo::Reno | Algo::Wvegas(_) => self.mss / self.cwnd,
+                // wVegas moves its window once per round, in `on_round`.
+                Algo::Wvegas(_) => 0.0,
+                Algo::Reno => self.mss / self.cwnd,
                 _ => self.coupled_increase(),
             };
             let counted = match self.counting {
