@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
     from ccsim.scenario import Scenario
 
-__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS"]
+__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS",
+           "BACKOFF_COLUMNS", "BACKOFF_CAUSES"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
 DROP_CAUSES = ("queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down")
@@ -44,6 +45,7 @@ _FLOW_FIELDS: dict[str, str] = {
     "rtt_mean_s": "float64",
     "rtt_max_s": "float64",
     "connections": "int64",
+    "delay_backoffs": "int64",
 }
 _LINK_FIELDS: dict[str, str] = {
     "name": "str",
@@ -68,6 +70,10 @@ LINK_COLUMNS = _expand(_LINK_FIELDS)
 #: Columns of the time-series frames.
 FLOW_SERIES_COLUMNS = ("time_s", "flow", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "rate_bps")
 LINK_SERIES_COLUMNS = ("time_s", "link", "queue_packets", "queue_bytes")
+#: Columns of the MPTCP backoff table (one row per subflow window reduction; ``flow`` is the
+#: subflow's row name, e.g. ``mp/sf1``) and the meaning of its ``cause`` codes.
+BACKOFF_COLUMNS = ("time_s", "flow", "cause", "cwnd_before_bytes", "cwnd_after_bytes")
+BACKOFF_CAUSES = ("loss", "timeout", "delay", "drain")
 
 
 class RawResultLike(Protocol):
@@ -180,6 +186,23 @@ class Result:
         """time_s, link (categorical link name), queue_packets, queue_bytes."""
         names = [lk["name"] for lk in self.summary.get("links", [])]
         return _series_frame(self._raw.table("links"), "link", names, LINK_SERIES_COLUMNS)
+
+    @cached_property
+    def backoffs(self) -> pd.DataFrame:
+        """MPTCP subflow window reductions: time_s, flow (categorical subflow row name such as
+        ``mp/sf1``), cause (``loss``, ``timeout``, DAIMD's ``delay``, wVegas's ``drain``),
+        cwnd_before_bytes, cwnd_after_bytes. Empty without MPTCP flows."""
+        import pandas as pd
+
+        names = [f["name"] for f in self.summary.get("flows", [])]
+        try:
+            raw = self._raw.table("backoffs")
+        except KeyError:  # a stand-in or an older core without the table
+            raw = {}
+        df = _series_frame(raw, "flow", names, BACKOFF_COLUMNS)
+        codes = df["cause"].to_numpy().astype(np.int32) if len(df) else np.empty(0, dtype=np.int32)
+        df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
+        return df
 
     def save(self, out_dir: str | Path) -> list[Path]:
         """Write summary.json, flows/links/flow_series/link_series .parquet (and

@@ -125,7 +125,7 @@ impl RawResult {
     /// Names of the time-series tables.
     #[staticmethod]
     fn table_names() -> Vec<&'static str> {
-        vec!["flows", "links"]
+        vec!["flows", "links", "backoffs"]
     }
 
     /// One time-series table: column name → little-endian `f64` bytes.
@@ -134,8 +134,9 @@ impl RawResult {
         match name {
             "flows" => columns_as_bytes(py, &series.flows),
             "links" => columns_as_bytes(py, &series.links),
+            "backoffs" => columns_as_bytes(py, &series.backoffs),
             other => Err(PyKeyError::new_err(format!(
-                "no table {other:?}; tables: \"flows\", \"links\""
+                "no table {other:?}; tables: \"flows\", \"links\", \"backoffs\""
             ))),
         }
     }
