@@ -27,8 +27,9 @@ def test_registered_with_the_papers_scenarios():
     assert "daimd" in registry()
     exp = get("daimd")
     full = exp.plans("full")
-    # Table I: 2 settings, Table II: 3, each DAIMD and LIA; D0 sweep: 5 settings × 5 non-default values.
-    assert len(full) == (2 + 3) * 2 + 5 * 5 and all(p.seeds == 10 for p in full)
+    # Table I: 2 settings, Table II: 3, each DAIMD and LIA; D0 sweeps in 5 settings: 7 fixed
+    # values besides the default, 5 fractions of the base RTT.
+    assert len(full) == (2 + 3) * 2 + 5 * 7 + 5 * 5 and all(p.seeds == 10 for p in full)
     doc = daimd.scenario("cap", daimd.DAIMD_DEFAULTS, True, 120, "100ms").doc
     links = {lk.get("name"): lk for lk in doc["link"]}
     # BDP-sized queues: 10 Mb/s × 100 ms = 83 packets, 5 Mb/s × 100 ms = 42 (1500 B).
@@ -39,7 +40,7 @@ def test_registered_with_the_papers_scenarios():
     assert mp["transport"] == "mptcp" and mp["paths"] == [["s", "a", "d"], ["s", "b", "d"]]
     assert mp["cc"] == {"kind": "daimd", "d0": "20ms", "w0": 4, "hold": "srtt", "delay_beta": 0.7}
     assert reno_a["paths"] == [["s", "a", "d"]] and reno_b["paths"] == [["s", "b", "d"]]
-    assert len(daimd.CLAIMS) == 6 + 1 + 18 + 6 + 3
+    assert len(daimd.CLAIMS) == 6 + 1 + 18 + 6 + 4
 
 
 def test_quick_store_has_subflow_rows_and_backoffs(out):

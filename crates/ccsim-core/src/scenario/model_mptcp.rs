@@ -94,6 +94,9 @@ pub struct DaimdSpec {
     /// D0: queueing delay (RTT sample − minimum RTT) at or above which delay congestion is
     /// suspected. Default 20 ms (the Hamilton delay-based AIMD threshold).
     pub d0: Dur,
+    /// If set, D0 is this fraction of the subflow's smallest RTT instead of `d0` (a
+    /// path-relative threshold, for the sensitivity study; ALGORITHMS.md §3.3.2).
+    pub d0_rtt: Option<f64>,
     /// W0: the delay backoff is allowed only while cwnd > W0 packets. Default 4.
     pub w0: f64,
     /// T: how long the delay condition must hold before a backoff; `None` = one smoothed
@@ -109,6 +112,7 @@ impl Default for DaimdSpec {
     fn default() -> DaimdSpec {
         DaimdSpec {
             d0: Dur::from_millis(20),
+            d0_rtt: None,
             w0: 4.0,
             hold: None,
             delay_beta: 0.7,

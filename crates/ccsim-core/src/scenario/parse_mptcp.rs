@@ -153,7 +153,15 @@ fn parse_coupled(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> CoupledSpec
                 cx,
                 &p,
                 t,
-                &["kind", "d0", "w0", "hold", "delay_beta", "counting"],
+                &[
+                    "kind",
+                    "d0",
+                    "d0_rtt",
+                    "w0",
+                    "hold",
+                    "delay_beta",
+                    "counting",
+                ],
             );
             let d = DaimdSpec::default();
             let hold = match t.get("hold") {
@@ -188,6 +196,7 @@ fn parse_coupled(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> CoupledSpec
                     .and_then(|v| duration(cx, &join(&p, "d0"), v))
                     .unwrap_or(d.d0),
                 w0,
+                d0_rtt: t.get("d0_rtt").map(|_| positive(cx, &p, t, "d0_rtt", 0.45)),
                 hold,
                 delay_beta,
                 counting: counting(cx, &p, t),

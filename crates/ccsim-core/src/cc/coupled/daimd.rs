@@ -14,7 +14,7 @@
 
 use crate::cc::AckEvent;
 use crate::scenario::DaimdSpec;
-use crate::units::SimTime;
+use crate::units::{Dur, SimTime};
 
 /// DAIMD detector state of one subflow.
 #[derive(Clone, Debug)]
@@ -44,7 +44,11 @@ impl Daimd {
             return None;
         }
         let d = rtt - ev.min_rtt; // saturating
-        if d < self.p.d0 || cwnd <= self.p.w0 * mss {
+        let d0 = match self.p.d0_rtt {
+            Some(f) => Dur::from_secs_f64(ev.min_rtt.secs() * f),
+            None => self.p.d0,
+        };
+        if d < d0 || cwnd <= self.p.w0 * mss {
             self.since = None;
             return None;
         }
@@ -111,6 +115,21 @@ mod tests {
             assert_eq!(d.on_ack(&ack(t, 200), 4_000.0, 1_000.0, MSS), None); // cwnd = W0
             assert_eq!(d.on_ack(&ack(t, 200), 50_000.0, f64::MAX, MSS), None); // slow start
         }
+    }
+
+    #[test]
+    fn a_relative_d0_scales_with_the_base_rtt() {
+        // D0 = 0.45 × 100 ms = 45 ms: a 30 ms queue no longer triggers, a 50 ms one does.
+        let p = DaimdSpec {
+            d0_rtt: Some(0.45),
+            ..DaimdSpec::default()
+        };
+        let mut d = Daimd::new(p);
+        for t in (1000..1500).step_by(50) {
+            assert_eq!(d.on_ack(&ack(t, 130), 50_000.0, 10_000.0, MSS), None);
+        }
+        d.on_ack(&ack(2000, 150), 50_000.0, 10_000.0, MSS);
+        assert!(d.on_ack(&ack(2100, 150), 50_000.0, 10_000.0, MSS).is_some());
     }
 
     #[test]
