@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from ccsim.scenario import Scenario
 
-__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS",
+__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS",
            "BACKOFF_COLUMNS", "BACKOFF_CAUSES"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
@@ -46,6 +46,14 @@ _FLOW_FIELDS: dict[str, str] = {
     "rtt_max_s": "float64",
     "connections": "int64",
     "delay_backoffs": "int64",
+    "paths": "skip",  # nested: the paths table
+}
+#: One row per (flow, pinned path); see ``Result.paths``.
+_PATH_FIELDS: dict[str, str] = {
+    "flow": "str",
+    "path": "int64",
+    "bytes_delivered": "int64",
+    "connections": "int64",
 }
 _LINK_FIELDS: dict[str, str] = {
     "name": "str",
@@ -60,13 +68,15 @@ _LINK_FIELDS: dict[str, str] = {
 def _expand(fields: dict[str, str]) -> tuple[str, ...]:
     cols: list[str] = []
     for name, kind in fields.items():
-        cols += [f"drops_{c}" for c in DROP_CAUSES] if kind == "drops" else [name]
+        if kind != "skip":
+            cols += [f"drops_{c}" for c in DROP_CAUSES] if kind == "drops" else [name]
     return tuple(cols)
 
 
 #: Column order of ``Result.flows`` and ``Result.links`` (fields the core adds later follow).
 FLOW_COLUMNS = _expand(_FLOW_FIELDS)
 LINK_COLUMNS = _expand(_LINK_FIELDS)
+PATH_COLUMNS = _expand(_PATH_FIELDS)
 #: Columns of the time-series frames.
 FLOW_SERIES_COLUMNS = ("time_s", "flow", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "rate_bps")
 LINK_SERIES_COLUMNS = ("time_s", "link", "queue_packets", "queue_bytes")
@@ -103,6 +113,8 @@ def _records_frame(rows: list[dict[str, Any]], fields: dict[str, str]) -> pd.Dat
     data: dict[str, Any] = {}
     extra_fields = [k for row in rows[:1] for k in row if k not in fields]
     for name, kind in list(fields.items()) + [(k, "auto") for k in extra_fields]:
+        if kind == "skip":
+            continue
         if kind == "drops":
             causes = list(DROP_CAUSES) + [c for row in rows[:1] for c in row.get(name, {}) if c not in DROP_CAUSES]
             for c in causes:
@@ -176,6 +188,13 @@ class Result:
         return _records_frame(self.summary.get("links", []), _LINK_FIELDS)
 
     @cached_property
+    def paths(self) -> pd.DataFrame:
+        """One row per (flow, pinned path) for flows with ``paths`` (columns ``PATH_COLUMNS``:
+        flow, path number, bytes delivered over it, connections that used it)."""
+        rows = [{"flow": f["name"], **p} for f in self.summary.get("flows", []) for p in f.get("paths") or []]
+        return _records_frame(rows, _PATH_FIELDS)
+
+    @cached_property
     def flow_series(self) -> pd.DataFrame:
         """time_s, flow (categorical flow name), cwnd_bytes, ssthresh_bytes, srtt_s, rate_bps."""
         names = [f["name"] for f in self.summary.get("flows", [])]
@@ -205,7 +224,7 @@ class Result:
         return df
 
     def save(self, out_dir: str | Path) -> list[Path]:
-        """Write summary.json, flows/links/flow_series/link_series .parquet (and
+        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet (and
         scenario.json when the scenario is known) into ``out_dir``; return the paths."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -218,7 +237,7 @@ class Result:
             doc = {"source": self.scenario.source, "doc": json.loads(self.scenario.to_json())}
             path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             written.append(path)
-        for name in ("flows", "links", "flow_series", "link_series"):
+        for name in ("flows", "links", "paths", "flow_series", "link_series", "backoffs"):
             path = out / f"{name}.parquet"
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)
             written.append(path)

@@ -444,6 +444,8 @@ def run_point(task: dict[str, Any]) -> dict[str, Any]:
         result = run(Scenario(task["doc"], task["source"]), progress=False)
         s = result.summary
         tables = {"flows": table_bytes(result.flows), "links": table_bytes(result.links)}
+        if len(result.paths):
+            tables["paths"] = table_bytes(result.paths)
         for name in task.get("series", ()):
             tables[SERIES[name]] = table_bytes(getattr(result, SERIES[name]))
         out.update(

@@ -136,6 +136,19 @@ pub struct FlowSummary {
     pub connections: u64,
     /// MPTCP: DAIMD's delay-triggered window reductions (0 for other controllers).
     pub delay_backoffs: u64,
+    /// Per pinned path (flows with `paths`): what went over each.
+    pub paths: Vec<PathSummary>,
+}
+
+/// One pinned path of a flow: the paths table has one row per (flow, path).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PathSummary {
+    /// Path number (1-based, as in the scenario's `paths` list).
+    pub path: u32,
+    /// Payload bytes delivered in order over this path.
+    pub bytes_delivered: u64,
+    /// Connections that used this path (a MATCP source picks one per connection).
+    pub connections: u64,
 }
 
 /// Summary of one directed link.

@@ -21,7 +21,7 @@ use crate::net::{Link, QueueDisc};
 use crate::packet::Packet;
 use crate::results::Table;
 use crate::results::{
-    Conservation, DropCause, DropCounts, FlowSummary, LinkSummary, RunResult, Series,
+    Conservation, DropCause, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
 };
 use crate::rng::SimRng;
 use crate::scenario::TcpApp;
@@ -32,6 +32,7 @@ use crate::trace::BACKOFF_COLUMNS;
 use crate::trace::{FlowSample, Sampler};
 use crate::transport::arc::{ArcReceiver, ArcSender};
 use crate::transport::mptcp::{MptcpReceiver, MptcpSender};
+use crate::transport::tcp::path_select::PathSelector;
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::udp::{UdpSink, UdpSource};
 use crate::transport::Endpoint;
@@ -228,13 +229,12 @@ impl Simulation {
                     }
                     let app = SenderApp::new(&t.app, rng);
                     let total = app.total_bytes();
-                    endpoints.push(Endpoint::TcpSender(TcpSender::new(
-                        fid,
-                        dst,
-                        rx,
-                        t.clone(),
-                        app,
-                    )));
+                    let mut tx_ep = TcpSender::new(fid, dst, rx, t.clone(), app);
+                    if let Some(sel) = t.select {
+                        let rng = SimRng::stream(seed, &format!("flow:{}:select", f.name));
+                        tx_ep = tx_ep.with_selector(PathSelector::new(sel, f.paths.len(), rng));
+                    }
+                    endpoints.push(Endpoint::TcpSender(tx_ep));
                     endpoints.push(Endpoint::TcpReceiver(TcpReceiver::new(
                         fid,
                         src,
@@ -695,6 +695,16 @@ impl Simulation {
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.connections;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    for k in 1..=f.paths.len() {
+                        s.paths.push(PathSummary {
+                            path: k as u32,
+                            bytes_delivered: rx.bytes_by_path.get(k).copied().unwrap_or(0),
+                            connections: match tx.selector() {
+                                Some(sel) => sel.chosen[k - 1],
+                                None => tx.stats.connections,
+                            },
+                        });
+                    }
                     (tx.stats.first_open, rx.completion)
                 }
                 (Endpoint::UdpSource(src), Endpoint::UdpSink(sink), TransportSpec::Udp(_)) => {
@@ -740,6 +750,14 @@ impl Simulation {
                     s.rtt_max_s = stats.iter().map(|x| x.2).fold(f64::NAN, f64::max);
                     s.rtt_mean_s = f64::NAN;
                     s.delay_backoffs = (0..n).map(|k| delay_backoffs(tx.subflow(k))).sum();
+                    // The paths table: subflow k's subflow-level bytes on path k.
+                    for k in 0..n {
+                        s.paths.push(PathSummary {
+                            path: k as u32 + 1,
+                            bytes_delivered: rx.subflow(k).bytes_delivered,
+                            connections: tx.subflow(k).stats.connections,
+                        });
+                    }
                     (Some(tx.start), rx.completion)
                 }
                 _ => unreachable!("flow endpoints match their transport"),

@@ -287,6 +287,44 @@ pub struct TcpSpec {
     pub rto: RtoSpec,
     /// The application driving the sender.
     pub app: TcpApp,
+    /// MATCP path selection over the flow's pinned paths, one path per connection; `None`
+    /// sends on the single pinned path (or the routing table).
+    pub select: Option<SelectSpec>,
+}
+
+/// MATCP path selector (Dimopoulos et al. 2006, §2.2.1; ALGORITHMS.md §3.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectKind {
+    /// Fewest drops.
+    Drop,
+    /// Smallest queueing delay (smoothed RTT at flow end − the path's minimum RTT).
+    RttVar,
+    /// Smallest smoothed RTT.
+    Rtt,
+    /// Random, with probability (RTT_total − RTT_x) / Σ_y (RTT_total − RTT_y).
+    Wrtt,
+}
+
+/// What the Drop selector counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DropMetric {
+    /// Retransmitted segments since the last refresh (the default).
+    #[default]
+    Count,
+    /// Retransmitted segments per segment sent since the last refresh.
+    PerPacket,
+}
+
+/// Path selection parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelectSpec {
+    /// The selector.
+    pub kind: SelectKind,
+    /// Refresh constant R: after R consecutive flows on one path every metric is zeroed
+    /// (Drop, RttVar, Rtt). Default: the number of paths (ALGORITHMS.md §3.2.2 item 3).
+    pub refresh: u32,
+    /// Drop selector's metric.
+    pub drop_metric: DropMetric,
 }
 
 /// RFC 6298 retransmission timer parameters.

@@ -4,7 +4,7 @@
 use super::parse_arc::{parse_arc, ARC_KEYS};
 use super::parse_cc::parse_cc;
 use super::parse_mptcp::{parse_mptcp, MAX_SUBFLOWS, MPTCP_KEYS};
-use super::parse_paths::parse_paths;
+use super::parse_paths::{parse_paths, parse_select};
 use super::reader::*;
 use super::Net;
 use crate::scenario::model::*;
@@ -31,6 +31,7 @@ const TCP_KEYS: &[&str] = &[
     "dupthresh",
     "delayed_ack",
     "rto",
+    "select",
 ];
 const RTO_KEYS: &[&str] = &["min", "max", "initial", "granularity"];
 const RECOVERIES: &[&str] = &["reno", "newreno", "sack", "sack1", "fack"];
@@ -247,7 +248,7 @@ fn parse_flow(
         .and_then(|v| uint_in(cx, &join(&path, "count"), v, "count", 1, MAX_COUNT))
         .unwrap_or(1);
 
-    let spec = match transport {
+    let mut spec = match transport {
         Some(Transport::Tcp) => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
         Some(Transport::Udp) => TransportSpec::Udp(parse_cbr_app(cx, &path, m)),
         Some(Transport::Arc) => TransportSpec::Arc(parse_arc(cx, &path, m)),
@@ -293,7 +294,20 @@ fn parse_flow(
         }
     }
 
-    // Pinned paths: one for single-path transports.
+    // Pinned paths: one for single-path transports, several for a TCP flow that selects
+    // one per connection (MATCP).
+    let selects = matches!(&spec, TransportSpec::Tcp(t) if t.select.is_some());
+    let (max_paths, why) = if selects {
+        (usize::MAX, "")
+    } else if transport == Some(Transport::Mptcp) {
+        (MAX_SUBFLOWS, "one MPTCP subflow per path")
+    } else {
+        (
+            1,
+            "this flow sends on one path (pin it with a single node list, or give a TCP \
+             flow a path selector: select = \"wrtt\")",
+        )
+    };
     let paths = match (m.get("paths"), from.zip(to)) {
         (Some(v), ends) => parse_paths(
             cx,
@@ -302,19 +316,24 @@ fn parse_flow(
             net,
             ends,
             transport != Some(Transport::Udp),
-            if transport == Some(Transport::Mptcp) {
-                MAX_SUBFLOWS
-            } else {
-                1
-            },
-            if transport == Some(Transport::Mptcp) {
-                "one MPTCP subflow per path"
-            } else {
-                "this transport sends on one path (pin it with a single node list)"
-            },
+            max_paths,
+            why,
         ),
         (None, _) => Vec::new(),
     };
+    if let TransportSpec::Tcp(t) = &mut spec {
+        if let Some(sel) = &mut t.select {
+            if !m.contains_key("paths") {
+                cx.err(
+                    &join(&path, "select"),
+                    "a path selector needs the paths to choose from: paths = [[...], [...]]",
+                );
+            }
+            if sel.refresh == 0 {
+                sel.refresh = paths.len().max(1) as u32;
+            }
+        }
+    }
 
     // Expansion and unique names.
     let base = name.clone();
@@ -483,6 +502,9 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
         delayed_ack,
         rto,
         app,
+        select: m
+            .get("select")
+            .and_then(|v| parse_select(cx, &join(path, "select"), v)),
     }
 }
 

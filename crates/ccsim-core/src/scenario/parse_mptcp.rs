@@ -39,6 +39,13 @@ pub(crate) fn parse_mptcp(
     if !m.contains_key("recovery") {
         tcp.recovery = RecoverySpec::Sack; // Linux MPTCP subflows use SACK
     }
+    if tcp.select.is_some() {
+        cx.err(
+            &join(path, "select"),
+            "a path selector applies to TCP flows; an MPTCP flow uses every path, one subflow each",
+        );
+        tcp.select = None;
+    }
     if let TcpApp::OnOff { .. } = tcp.app {
         cx.err(
             &join(path, "app"),

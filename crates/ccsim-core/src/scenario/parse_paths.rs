@@ -2,6 +2,7 @@
 
 use super::reader::*;
 use super::Net;
+use crate::scenario::model::{DropMetric, SelectKind, SelectSpec};
 use serde_json::Value;
 
 /// Most paths one flow may list (the packet header numbers them in a byte).
@@ -147,4 +148,54 @@ pub(crate) fn parse_paths(
         }
     }
     out
+}
+
+/// Selector names, in `SelectKind` order.
+pub(crate) const SELECTORS: &[&str] = &["drop", "rttvar", "rtt", "wrtt"];
+const SELECT_KEYS: &[&str] = &["kind", "refresh", "drop_metric"];
+
+/// `select = "wrtt"` or `select = { kind = "drop", refresh = 4, drop_metric = "count" }`.
+/// A `refresh` of 0 stands for "the number of paths", resolved by the caller.
+pub(crate) fn parse_select(cx: &mut Cx, path: &str, v: &Value) -> Option<SelectSpec> {
+    let m = match as_kind_table(v) {
+        Some(m) => m,
+        None => table(cx, path, v, "a selector (a kind string or a table)")?.clone(),
+    };
+    check_keys(cx, path, &m, SELECT_KEYS);
+    let kind = match kind(cx, path, &m, "path selector", SELECTORS)? {
+        0 => SelectKind::Drop,
+        1 => SelectKind::RttVar,
+        2 => SelectKind::Rtt,
+        _ => SelectKind::Wrtt,
+    };
+    let refresh = m
+        .get("refresh")
+        .and_then(|v| {
+            uint_in(
+                cx,
+                &join(path, "refresh"),
+                v,
+                "the refresh constant",
+                1,
+                1 << 20,
+            )
+        })
+        .unwrap_or(0) as u32;
+    let drop_metric = match m.get("drop_metric").map(|v| {
+        choice(
+            cx,
+            &join(path, "drop_metric"),
+            v,
+            "drop metric",
+            &["count", "per_packet"],
+        )
+    }) {
+        Some(Some(1)) => DropMetric::PerPacket,
+        _ => DropMetric::Count,
+    };
+    Some(SelectSpec {
+        kind,
+        refresh,
+        drop_metric,
+    })
 }

@@ -102,3 +102,49 @@ fn pinned_packets_and_their_acks_take_the_listed_path() {
     }
     assert!(r.flows[0].bytes_delivered > 1_000_000);
 }
+
+#[test]
+fn a_selector_lets_a_tcp_flow_list_several_paths() {
+    use crate::scenario::{DropMetric, SelectKind, TransportSpec};
+    let sc = parse(&diamond(
+        r#"paths = [["s", "a", "d"], ["s", "b", "d"]]
+select = "wrtt""#,
+    ));
+    let TransportSpec::Tcp(t) = &sc.flows[0].transport else {
+        panic!("tcp expected")
+    };
+    let sel = t.select.unwrap();
+    assert_eq!(sel.kind, SelectKind::Wrtt);
+    assert_eq!(sel.refresh, 2, "R defaults to the number of paths");
+    assert_eq!(sel.drop_metric, DropMetric::Count);
+    let sc = parse(&diamond(
+        r#"paths = [["s", "a", "d"], ["s", "b", "d"]]
+select = { kind = "drop", refresh = 7, drop_metric = "per_packet" }"#,
+    ));
+    let TransportSpec::Tcp(t) = &sc.flows[0].transport else {
+        panic!("tcp expected")
+    };
+    assert_eq!(t.select.unwrap().refresh, 7);
+    assert_eq!(t.select.unwrap().drop_metric, DropMetric::PerPacket);
+}
+
+#[test]
+fn bad_selectors_are_reported() {
+    let ps = problems(&diamond(r#"select = "wrtt""#));
+    assert_problem(&ps, "flow[0].select", "needs the paths");
+    let ps = problems(&diamond(
+        r#"paths = [["s", "a", "d"]]
+select = "fastest""#,
+    ));
+    assert_problem(
+        &ps,
+        "flow[0].select.kind",
+        "allowed: drop, rttvar, rtt, wrtt",
+    );
+    let ps = problems(&diamond(
+        r#"paths = [["s", "a", "d"]]
+select = { kind = "rtt", refresh = 0, colour = 1 }"#,
+    ));
+    assert_problem(&ps, "flow[0].select.refresh", "");
+    assert_problem(&ps, "flow[0].select.colour", "unknown");
+}

@@ -24,6 +24,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
             size: None,
             start: at(0.0),
         },
+        select: None,
     }
 }
 

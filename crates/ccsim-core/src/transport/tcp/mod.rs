@@ -1,5 +1,6 @@
 //! TCP: sender, receiver, RTO estimator and SACK scoreboard.
 
+pub mod path_select;
 pub mod receiver;
 pub mod rto;
 pub mod scoreboard;

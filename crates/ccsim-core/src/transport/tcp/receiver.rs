@@ -38,6 +38,13 @@ pub struct TcpReceiver {
     pub bytes_delivered: u64,
     /// When a finite transfer was fully delivered.
     pub completion: Option<SimTime>,
+    /// Path the current connection's data arrives on; ACKs go back on it.
+    path: u8,
+    /// Payload bytes delivered per path number (index 0: unpinned).
+    pub bytes_by_path: Vec<u64>,
+    /// Data segments that arrived on another path than their connection's first segment
+    /// (an invariant check: MATCP keeps each connection on one path, so this stays 0).
+    pub off_path_segments: u64,
 }
 
 impl TcpReceiver {
@@ -70,6 +77,9 @@ impl TcpReceiver {
             echo: None,
             bytes_delivered: 0,
             completion: None,
+            path: 0,
+            bytes_by_path: Vec::new(),
+            off_path_segments: 0,
         }
     }
 
@@ -105,7 +115,15 @@ impl TcpReceiver {
     }
 
     fn deliver(&mut self, now: SimTime, a: u64, b: u64) {
-        self.bytes_delivered += self.payload_of_range(a, b);
+        let bytes = self.payload_of_range(a, b);
+        self.bytes_delivered += bytes;
+        let k = self.path as usize;
+        if k > 0 {
+            if self.bytes_by_path.len() <= k {
+                self.bytes_by_path.resize(k + 1, 0);
+            }
+            self.bytes_by_path[k] += bytes;
+        }
         self.rcv_nxt = b;
         if let Some(total) = self.total_bytes {
             if self.completion.is_none() && self.rcv_nxt * self.mss >= total {
@@ -128,6 +146,9 @@ impl TcpReceiver {
             self.unacked = 0;
             self.delack_deadline = None;
             self.echo = None;
+            self.path = pkt.path;
+        } else if pkt.path != self.path {
+            self.off_path_segments += 1;
         }
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
@@ -197,6 +218,7 @@ impl TcpReceiver {
         let mut p = Packet::new(PacketKind::Ack, self.flow, self.dst, self.peer, self.header);
         p.seq = self.rcv_nxt;
         p.conn = self.conn;
+        p.path = self.path;
         if let Some((ts, retx)) = self.echo.take() {
             p.ts = ts;
             if retx {

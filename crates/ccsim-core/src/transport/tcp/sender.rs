@@ -6,6 +6,7 @@
 //! transfer may be shorter), as in ns-2. Congestion avoidance is delegated to a
 //! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1) is chosen independently.
 
+use super::path_select::{FlowOutcome, PathSelector};
 use super::rto::RttEstimator;
 use super::scoreboard::Scoreboard;
 use crate::apps::{AppEvent, SenderApp};
@@ -87,6 +88,12 @@ pub struct TcpSender {
     grant: Option<u64>,
     /// Counters.
     pub stats: SenderStats,
+    /// MATCP: picks the path of each connection (`None`: one path, stamped by the network).
+    selector: Option<Box<PathSelector>>,
+    /// Path of the current connection (0: not chosen here).
+    path: u8,
+    /// The current connection's counters, for the selector.
+    conn_outcome: FlowOutcome,
 }
 
 impl TcpSender {
@@ -126,7 +133,21 @@ impl TcpSender {
             delivered: 0,
             grant: None,
             stats: SenderStats::default(),
+            selector: None,
+            path: 0,
+            conn_outcome: FlowOutcome::default(),
         }
+    }
+
+    /// Choose each connection's path with MATCP's `selector` (the flow's pinned paths).
+    pub fn with_selector(mut self, selector: PathSelector) -> TcpSender {
+        self.selector = Some(Box::new(selector));
+        self
+    }
+
+    /// The path selector, if the flow selects paths.
+    pub fn selector(&self) -> Option<&PathSelector> {
+        self.selector.as_deref()
     }
 
     fn fresh_cc(cfg: &TcpSpec) -> AnyCc {
@@ -265,6 +286,13 @@ impl TcpSender {
     }
 
     fn open_connection(&mut self, now: SimTime) {
+        if self.open {
+            self.close_connection();
+        }
+        if let Some(sel) = &mut self.selector {
+            self.path = sel.choose();
+        }
+        self.conn_outcome = FlowOutcome::default();
         self.conn += 1;
         self.stats.connections += 1;
         self.stats.first_open.get_or_insert(now);
@@ -290,6 +318,11 @@ impl TcpSender {
     /// The application stops the connection: nothing more is sent (an on/off source's ON
     /// period ended); segments in flight still arrive and are counted.
     fn close_connection(&mut self) {
+        if let Some(sel) = &mut self.selector {
+            let srtt = self.rtt.srtt();
+            self.conn_outcome.srtt = (srtt.0 > 0).then_some(srtt);
+            sel.record(self.path, self.conn_outcome);
+        }
         self.open = false;
         self.rto_deadline = None;
         self.pace_timer = None;
@@ -329,9 +362,12 @@ impl TcpSender {
         p.seq = seq;
         p.ts = now;
         p.conn = self.conn;
+        p.path = self.path;
+        self.conn_outcome.sent += 1;
         if retx {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
+            self.conn_outcome.retransmissions += 1;
         } else {
             self.sb.push_sent();
         }
@@ -434,6 +470,8 @@ impl TcpSender {
             self.rtt.sample(r);
             self.rtt.reset_backoff();
             self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
+            let o = &mut self.conn_outcome;
+            o.min_rtt = Some(o.min_rtt.map_or(r, |m| m.min(r)));
             Some(r)
         } else {
             None

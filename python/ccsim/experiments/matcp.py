@@ -1,0 +1,440 @@
+"""MATCP (Dimopoulos, Zeephongsekul & Tari, ISCC 2006): TCP sources that pick one of P
+labelled paths per flow, against a single-path network where each edge has one bottleneck.
+
+Topology (the paper's Fig. 1b, with ALGORITHMS.md §3.2.2's defaults for what it leaves open):
+m = 4 edge routers; edge e has n_e sources, n_e drawn once per run uniformly from the
+integers N − V … N + V; each source is a host with its own 100 Mb/s, 1 ms access link. Every
+edge reaches each of the P = 4 bottleneck routers h1…h4 over a 1 Gb/s, 1 ms internal link
+("the internal network is assumed to have more than adequate bandwidth"); bottleneck p is
+h_p → t_p, 40 Mb/s with propagation delay T = 65 ms (one way) and RED (limit 100, min_th 25,
+max_th 50, max_p 0.1, gentle, w_q automatic as ns-2 sets it); its reverse direction, which
+carries the ACKs, is 40 Mb/s, 65 ms, DropTail 100. Every t_p reaches the sink k over 1 Gb/s,
+1 ms. Path p of a source is [source, edge, h_p, t_p, k] (its label p); ACKs return on it.
+
+Sources: TCP with SACK recovery (ns-2 Sack1), window W = 16 segments, 1460-byte segments
+(+40 header bytes), ACK every segment (the Sack1 sink), ns-2's RTO bounds (min 200 ms,
+initial 3 s). Each source alternates ON periods (mean B = 8 s, a new greedy connection) and
+OFF periods (mean I = 6 s), exponential, starting at a uniform time in [0, I]. Single path:
+edge e's sources use bottleneck e. MATCP: each connection's path is chosen by the source's
+selector (docs/matcp.md): Drop, RTT variation (queueing delay), RTT (each with refresh
+constant R = P = 4) or Weighted RTT. Runs last 500 s.
+
+Measures (the paper's): goodput of each path and of each source over the whole run,
+normalised by the bottleneck capacity (40 Mb/s). Per-path goodput is the payload delivered
+over that path; per-source goodput is a source's payload delivered / 500 s; fairness is
+the standard deviation of per-source goodput (mean ± 1 s.d. in the figures).
+
+Figures: Fig. 2 against N (V = 40); Fig. 3 against V (N = 80); Fig. 4 against the mean idle
+time I (N = 80, V = 40); Fig. 5 with a different propagation delay per bottleneck, in the
+paper's two inconsistent readings (see docs/matcp.md): (a) each delay drawn from
+U[35, 95] ms (mean 65 ms, as the text says), (b) U[13, 52] ms (the figure's longest is 52 ms).
+Every seed draws its own n_e (and delays); the single-path network and every selector run on
+the same draws (common random numbers). Quick mode is a small version for the tests (fewer
+sources, 100 s, one seed, fewer points): its numbers are not the reproduction.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ccsim.experiments import Claim, Experiment, Figure, load_table
+from ccsim.scenario import Scenario
+from ccsim.sweep import Plan
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# ---------------------------------------------------------------------------- parameters
+
+P = 4  #: bottleneck links = labelled paths (Table 2)
+EDGES = 4  #: m, not stated (ALGORITHMS.md §3.2.2 item 7)
+CAPACITY_BPS = 40e6  #: C (Table 2)
+BOTTLENECK_DELAY_MS = 65.0  #: T, one way (Table 2)
+RED = {"kind": "red", "limit": "100p", "min_th": 25, "max_th": 50, "max_p": 0.1, "gentle": True}
+ACK_QUEUE = {"kind": "droptail", "limit": "100p"}
+ACCESS = {"rate": "100Mbps", "delay": "1ms"}  #: source ↔ edge (not stated)
+INTERNAL = {"rate": "1Gbps", "delay": "1ms"}  #: edge ↔ bottleneck router, and to the sink
+WINDOW = 16  #: W (Table 2)
+MSS, HEADER = 1460, 40
+TCP: dict[str, Any] = {
+    "transport": "tcp",
+    "recovery": "sack1",
+    "max_window": WINDOW,
+    "mss": MSS,
+    "header": HEADER,
+    "delayed_ack": False,
+    "rto": {"min": "200ms", "initial": "3s", "max": "60s"},
+}
+BURST_S, IDLE_S = 8.0, 6.0  #: B, I (Table 2)
+N_DEFAULT, V_DEFAULT = 80, 40
+REFRESH = P  #: R (ALGORITHMS.md §3.2.2 item 3)
+
+#: Configurations in legend order: the single-path baseline and the four selectors.
+SELECTORS = {"drop": "Drop", "rttvar": "RTT variation", "rtt": "RTT", "wrtt": "Weighted RTT"}
+CONFIGS = ["single", *SELECTORS]
+LABEL = {"single": "single path", **SELECTORS}
+#: Fig. 5 delay readings (ms): name → (low, high) of the uniform draw per bottleneck.
+DELAY_READINGS = {"a: U[35,95] ms": (35.0, 95.0), "b: U[13,52] ms": (13.0, 52.0)}
+
+FULL: dict[str, Any] = {
+    "seeds": 3,  # not stated by the paper; 3 keeps the full run near an hour on 2 cores
+    "duration_s": 500.0,
+    "fig2_n": [20, 40, 60, 80, 100, 120],
+    "fig3_v": [0, 10, 20, 30, 40],
+    "fig4_idle": [2.0, 4.0, 6.0, 8.0, 10.0],
+    "fig5_n": [20, 40, 60, 80, 100, 120],
+    "n": N_DEFAULT,
+    "v": V_DEFAULT,
+    "configs": CONFIGS,
+}
+QUICK: dict[str, Any] = {
+    "seeds": 1,
+    "duration_s": 100.0,
+    "fig2_n": [10, 40],
+    "fig3_v": [0, 25],
+    "fig4_idle": [6.0],
+    "fig5_n": [30],
+    "n": 30,
+    "v": 25,
+    "configs": CONFIGS,
+}
+
+
+# ---------------------------------------------------------------------------- scenarios
+
+
+def draw_sources(n: int, v: int, seed: int) -> list[int]:
+    """Sources per edge: integers uniform in [N − V, N + V], drawn once per run (the same for
+    every configuration of that seed)."""
+    rng = random.Random(f"matcp-sources-{n}-{v}-{seed}")
+    return [rng.randint(max(n - v, 0), n + v) for _ in range(EDGES)]
+
+
+def draw_delays(reading: str | None, seed: int) -> list[float]:
+    """One-way delay of each bottleneck (ms): T for all, or a uniform draw per the reading."""
+    if reading is None:
+        return [BOTTLENECK_DELAY_MS] * P
+    lo, hi = DELAY_READINGS[reading]
+    rng = random.Random(f"matcp-delays-{reading}-{seed}")
+    return [round(rng.uniform(lo, hi), 3) for _ in range(P)]
+
+
+def scenario(config: str, sources: list[int], delays_ms: list[float], idle_s: float = IDLE_S,
+             duration_s: float = 500.0, seed: int = 1) -> Scenario:
+    """One run: the Fig. 1b network with ``sources[e]`` sources at edge e."""
+    if config not in CONFIGS:
+        raise ValueError(f"config must be one of {CONFIGS}, not {config!r}")
+    links: list[dict[str, Any]] = []
+    for p in range(1, P + 1):
+        links.append({"name": f"b{p}", "from": f"h{p}", "to": f"t{p}", "rate": "40Mbps",
+                      "delay": f"{delays_ms[p - 1]:g}ms", "queue": dict(RED)})
+        links.append({"name": f"b{p}r", "from": f"t{p}", "to": f"h{p}", "rate": "40Mbps",
+                      "delay": f"{delays_ms[p - 1]:g}ms", "queue": dict(ACK_QUEUE)})
+        links.append({"between": [f"t{p}", "k"], **INTERNAL, "queue": {"kind": "droptail", "limit": "1000p"}})
+        for e in range(1, EDGES + 1):
+            links.append({"between": [f"e{e}", f"h{p}"], **INTERNAL, "queue": {"kind": "droptail", "limit": "1000p"}})
+    flows: list[dict[str, Any]] = []
+    for e in range(1, EDGES + 1):
+        for i in range(sources[e - 1]):
+            host = f"s{e}_{i}"
+            links.append({"between": [host, f"e{e}"], **ACCESS, "queue": {"kind": "droptail", "limit": "100p"}})
+            flow: dict[str, Any] = {
+                "name": host, "from": host, "to": "k", **TCP,
+                "app": {"kind": "onoff", "on": f"{BURST_S:g}s", "off": f"{idle_s:g}s", "start": ["0s", f"{idle_s:g}s"]},
+            }
+            if config == "single":
+                # Edge e is statically assigned bottleneck e (with m = P, one edge per link).
+                flow["paths"] = [[host, f"e{e}", f"h{(e - 1) % P + 1}", f"t{(e - 1) % P + 1}", "k"]]
+            else:
+                flow["paths"] = [[host, f"e{e}", f"h{p}", f"t{p}", "k"] for p in range(1, P + 1)]
+                flow["select"] = {"kind": config, "refresh": REFRESH}
+            flows.append(flow)
+    doc = {
+        "simulation": {"duration": f"{duration_s:g}s", "seed": seed},
+        "trace": {"interval": "0s"},
+        "link": links,
+        "flow": flows,
+    }
+    return Scenario(doc, source=f"matcp: {config}, sources {sources}, delays {delays_ms} ms, idle {idle_s:g} s")
+
+
+def _plans(part: str, x_name: str, x: float, n: int, v: int, idle: float, reading: str | None,
+           cfg: dict[str, Any]) -> list[Plan]:
+    out = []
+    for seed in range(1, cfg["seeds"] + 1):
+        sources = draw_sources(n, v, seed)
+        delays = draw_delays(reading, seed)
+        for config in cfg["configs"]:
+            labels = {"part": part, "x_name": x_name, "x": float(x), "config": config, "N": n, "V": v,
+                      "idle_s": idle, "reading": reading or "", "run_seed": seed,
+                      "sources": sum(sources), "sources_per_edge": str(sources),
+                      "delays_ms": str(delays), "duration_s": cfg["duration_s"]}
+            sc = scenario(config, sources, delays, idle, cfg["duration_s"], seed)
+            out.append(Plan(base=sc, seeds=1, labels=labels,
+                            name=f"{part} {x_name}={x:g} {config} seed {seed}"))
+    return out
+
+
+def plans(cfg: dict[str, Any]) -> list[Plan]:
+    out: list[Plan] = []
+    n0, v0 = cfg["n"], cfg["v"]
+    for n in cfg["fig2_n"]:
+        out += _plans("fig2", "N", n, n, min(v0, n), IDLE_S, None, cfg)
+    for v in cfg["fig3_v"]:
+        out += _plans("fig3", "V", v, n0, v, IDLE_S, None, cfg)
+    for idle in cfg["fig4_idle"]:
+        out += _plans("fig4", "idle_s", idle, n0, v0, idle, None, cfg)
+    for reading in DELAY_READINGS:
+        for n in cfg["fig5_n"]:
+            out += _plans("fig5", "N", n, n, min(v0, n), IDLE_S, reading, cfg)
+    return out
+
+
+def quick() -> list[Plan]:
+    return plans(QUICK)
+
+
+def full() -> list[Plan]:
+    return plans(FULL)
+
+
+# ---------------------------------------------------------------------------- measures
+
+
+def per_source(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (point, source): normalised goodput over the whole run."""
+    out = df[["point_id", "part", "x", "config", "reading", "run_seed", "name", "bytes_delivered", "duration_s"]].copy()
+    out["goodput"] = out["bytes_delivered"] * 8 / out["duration_s"] / CAPACITY_BPS
+    return out
+
+
+def per_path(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (point, path): normalised goodput of the payload delivered over it."""
+    paths = load_table(df, "paths")  # carries the plan labels (part, x, config, …) like df
+    # Single-path flows list one path (number 1): map it to the bottleneck of their edge.
+    lab = paths["path"].astype(int)
+    single = paths["config"] == "single"
+    edge = paths["flow"].astype(str).str.slice(1).str.split("_").str[0].astype(int)
+    paths["bottleneck"] = lab.where(~single, (edge - 1) % P + 1)
+    g = paths.groupby(["point_id", "part", "x", "config", "reading", "run_seed", "duration_s", "bottleneck"],
+                      as_index=False)["bytes_delivered"].sum()
+    g["goodput"] = g["bytes_delivered"] * 8 / g["duration_s"] / CAPACITY_BPS
+    return g
+
+
+def source_stats(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (part, x, config, reading): mean over seeds of the mean and s.d. of source goodput."""
+    s = per_source(df)
+    run = s.groupby(["part", "x", "config", "reading", "run_seed"], as_index=False)["goodput"].agg(["mean", "std"])
+    return run.groupby(["part", "x", "config", "reading"], as_index=False)[["mean", "std"]].mean()
+
+
+def path_spread(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (part, x, config, reading): mean over seeds of (max − min) of the per-path goodputs."""
+    p = per_path(df)
+    run = p.groupby(["part", "x", "config", "reading", "run_seed"], as_index=False)["goodput"].agg(
+        lambda g: g.max() - g.min())
+    return run.groupby(["part", "x", "config", "reading"], as_index=False)["goodput"].mean()
+
+
+def _at(frame: pd.DataFrame, part: str, config: str, col: str, x: float | None = None, reading: str = "") -> float:
+    rows = frame[(frame["part"] == part) & (frame["config"] == config) & (frame["reading"] == reading)]
+    if x is None:
+        x = rows["x"].max() if len(rows) else float("nan")
+    rows = rows[rows["x"] == x]
+    return float(rows[col].mean()) if len(rows) else float("nan")
+
+
+def sd_ratio_high_load(df: pd.DataFrame) -> float:
+    """Fig. 2, largest N: s.d. of source goodput, best MATCP selector / single path."""
+    st = source_stats(df)
+    single = _at(st, "fig2", "single", "std")
+    best = min(_at(st, "fig2", c, "std") for c in ("drop", "rttvar", "wrtt"))
+    return best / single
+
+
+def sd_ratio_high_v(df: pd.DataFrame) -> float:
+    """Fig. 3, largest V: s.d. of source goodput, best MATCP selector / single path."""
+    st = source_stats(df)
+    single = _at(st, "fig3", "single", "std")
+    best = min(_at(st, "fig3", c, "std") for c in ("drop", "rttvar", "wrtt"))
+    return best / single
+
+
+def spread_ratio(df: pd.DataFrame) -> float:
+    """Fig. 2, mean over N: per-path goodput spread (max − min), worst MATCP selector / single."""
+    sp = path_spread(df)
+    f2 = sp[sp["part"] == "fig2"]
+    single = f2[f2["config"] == "single"]["goodput"].mean()
+    worst = max(f2[f2["config"] == c]["goodput"].mean() for c in ("drop", "rttvar", "wrtt"))
+    return float(worst / single)
+
+
+def longest_path_share(df: pd.DataFrame, config: str, reading: str) -> float:
+    """Fig. 5: goodput of the longest-delay bottleneck / mean goodput of the others (mean over
+    runs and N)."""
+    p = per_path(df)
+    p = p[(p["part"] == "fig5") & (p["config"] == config) & (p["reading"] == reading)]
+    if p.empty:
+        return float("nan")
+    meta = df.drop_duplicates("point_id").set_index("point_id")["delays_ms"]
+    ratios = []
+    for pid, rows in p.groupby("point_id"):
+        delays = [float(d) for d in str(meta[pid]).strip("[]").split(",")]
+        longest = max(range(P), key=lambda i: delays[i]) + 1
+        mine = rows[rows["bottleneck"] == longest]["goodput"].sum()
+        others = rows[rows["bottleneck"] != longest]["goodput"].mean()
+        if others > 0:
+            ratios.append(mine / others)
+    return float(sum(ratios) / len(ratios)) if ratios else float("nan")
+
+
+def rtt_underuse(df: pd.DataFrame) -> float:
+    """Fig. 5 (reading b): longest-path share with the RTT selector / with the RTT-variation
+    selector (< 1: the RTT selector under-uses the longest path)."""
+    r = DELAY_READINGS_KEYS[1]
+    return longest_path_share(df, "rtt", r) / longest_path_share(df, "rttvar", r)
+
+
+DELAY_READINGS_KEYS = list(DELAY_READINGS)
+
+
+def wrtt_balance_rank(df: pd.DataFrame) -> float:
+    """Fig. 5 (both readings): rank of WRTT among the selectors by per-path spread (1 = most
+    balanced)."""
+    sp = path_spread(df)
+    f5 = sp[sp["part"] == "fig5"]
+    means = {c: f5[f5["config"] == c]["goodput"].mean() for c in SELECTORS}
+    order = sorted(means, key=lambda c: means[c])
+    return float(order.index("wrtt") + 1)
+
+
+CLAIMS = [
+    Claim("Fig. 2", "MATCP's per-path goodputs are nearly equal: spread (max − min over paths) of the least "
+          "balanced selector / spread of single path, mean over N", 0.5, spread_ratio, tolerance=0.0,
+          kind="at_most"),
+    Claim("Fig. 2", "high load (largest N): s.d. of source goodput, best selector / single path (\"almost half\")",
+          0.5, sd_ratio_high_load, tolerance=0.15),
+    Claim("Fig. 3", "largest V: s.d. of source goodput, best selector / single path (\"almost half\")",
+          0.5, sd_ratio_high_v, tolerance=0.15),
+    Claim("Fig. 5", "reading (b): longest-delay path's goodput share, RTT selector / RTT-variation selector "
+          "(the RTT selector under-uses the longest path)", 1.0, rtt_underuse, kind="at_most"),
+    Claim("Fig. 5", "WRTT balances the paths best: its rank among the four selectors by per-path spread",
+          1.0, wrtt_balance_rank, kind="at_most"),
+]
+
+
+# ---------------------------------------------------------------------------- figures
+
+COLORS = {"single": "black", "drop": "tab:blue", "rttvar": "tab:orange", "rtt": "tab:green", "wrtt": "tab:red"}
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _figure(df: pd.DataFrame, part: str, xlabel: str, title: str, out_dir: Path, name: str,
+            reading: str = "", configs: list[str] | None = None) -> Path:
+    """Row 1: per-path goodput (single path solid, selector dotted), one column per selector;
+    row 2: mean ± 1 s.d. of source goodput."""
+    plt = _plt()
+    configs = configs or [c for c in SELECTORS if c in set(df["config"])]
+    p = per_path(df)
+    p = p[(p["part"] == part) & (p["reading"] == reading)]
+    pm = p.groupby(["x", "config", "bottleneck"], as_index=False)["goodput"].mean()
+    st = source_stats(df)
+    st = st[(st["part"] == part) & (st["reading"] == reading)]
+    fig, axes = plt.subplots(2, len(configs), figsize=(3.6 * len(configs), 6.4), sharey="row", squeeze=False)
+    for j, c in enumerate(configs):
+        ax = axes[0][j]
+        for b in range(1, P + 1):
+            s = pm[(pm["config"] == "single") & (pm["bottleneck"] == b)].sort_values("x")
+            ax.plot(s["x"], s["goodput"], "-", color=f"C{b - 1}", label=f"single, path {b}")
+            m = pm[(pm["config"] == c) & (pm["bottleneck"] == b)].sort_values("x")
+            ax.plot(m["x"], m["goodput"], ":", marker="o", ms=3, color=f"C{b - 1}", label=f"{LABEL[c]}, path {b}")
+        ax.set(title=f"{LABEL[c]}: per-path goodput", xlabel=xlabel, ylabel="goodput / capacity")
+        ax.grid(alpha=0.3)
+        if j == 0:
+            ax.legend(fontsize="x-small", ncol=2)
+        ax = axes[1][j]
+        for cc, style in (("single", "-"), (c, ":")):
+            s = st[st["config"] == cc].sort_values("x")
+            ax.errorbar(s["x"], s["mean"], yerr=s["std"], fmt=style, marker="o", ms=3, capsize=3,
+                        color=COLORS[cc], label=LABEL[cc])
+        ax.set(title=f"{LABEL[c]}: source goodput, mean ± 1 s.d.", xlabel=xlabel, ylabel="goodput / capacity")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="x-small")
+    fig.suptitle(title, fontsize="medium")
+    fig.tight_layout()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / name
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def fig2(df: pd.DataFrame, out_dir: Path) -> Path:
+    return _figure(df, "fig2", "average sources per edge N", "Fig. 2: different number of TCP sources",
+                   out_dir, "fig2.png")
+
+
+def fig3(df: pd.DataFrame, out_dir: Path) -> Path:
+    return _figure(df, "fig3", "variation V (N = 80)", "Fig. 3: variation of the number of sources per edge",
+                   out_dir, "fig3.png")
+
+
+def fig4(df: pd.DataFrame, out_dir: Path) -> Path:
+    return _figure(df, "fig4", "mean idle time I (s)", "Fig. 4: different idle times (N = 80, V = 40)",
+                   out_dir, "fig4.png")
+
+
+def fig5a(df: pd.DataFrame, out_dir: Path) -> Path:
+    r = DELAY_READINGS_KEYS[0]
+    return _figure(df, "fig5", "average sources per edge N", f"Fig. 5, reading {r}: delay per path",
+                   out_dir, "fig5a.png", reading=r, configs=["rttvar", "rtt", "wrtt"])
+
+
+def fig5b(df: pd.DataFrame, out_dir: Path) -> Path:
+    r = DELAY_READINGS_KEYS[1]
+    return _figure(df, "fig5", "average sources per edge N", f"Fig. 5, reading {r}: delay per path",
+                   out_dir, "fig5b.png", reading=r, configs=["rttvar", "rtt", "wrtt"])
+
+
+EXPERIMENT = Experiment(
+    name="matcp",
+    title="Multipath Aware TCP (MATCP): per-flow path selection against single-path routing",
+    paper="P. Dimopoulos, P. Zeephongsekul and Z. Tari, IEEE ISCC 2006",
+    description=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "",
+    quick=quick,
+    full=full,
+    figures=[
+        Figure("fig2", "Per-path and per-source goodput against N", "Fig. 2", fig2,
+               "Row 1: per-path goodput (solid: single path, dotted: selector). Row 2: mean ± 1 s.d. of source goodput."),
+        Figure("fig3", "Per-path and per-source goodput against V", "Fig. 3", fig3, "As Fig. 2."),
+        Figure("fig4", "Per-path and per-source goodput against the idle time", "Fig. 4", fig4, "As Fig. 2."),
+        Figure("fig5a", "Different delay per path, reading (a)", "Fig. 5", fig5a,
+               "Each bottleneck's delay drawn from U[35, 95] ms per seed (mean 65 ms)."),
+        Figure("fig5b", "Different delay per path, reading (b)", "Fig. 5", fig5b,
+               "Each bottleneck's delay drawn from U[13, 52] ms per seed (longest 52 ms, as the paper's figure)."),
+    ],
+    claims=CLAIMS,
+    notes=(
+        f"{EDGES} edges, {P} bottlenecks of 40 Mb/s, {BOTTLENECK_DELAY_MS:g} ms, RED {RED}; ACK direction DropTail 100; "
+        f"access links {ACCESS}; internal links {INTERNAL}.",
+        f"TCP: {TCP}; on/off B = {BURST_S:g} s, I = {IDLE_S:g} s (Fig. 4 varies I); refresh R = {REFRESH}.",
+        f"Full: {FULL['seeds']} seeds of {FULL['duration_s']:g} s; Fig. 2 N {FULL['fig2_n']}; Fig. 3 V {FULL['fig3_v']}; "
+        f"Fig. 4 I {FULL['fig4_idle']} s; Fig. 5 N {FULL['fig5_n']} for both delay readings.",
+        f"Quick: {QUICK['seeds']} seed of {QUICK['duration_s']:g} s; N = {QUICK['n']}, V = {QUICK['v']} where not varied; "
+        f"Fig. 2 N {QUICK['fig2_n']}; Fig. 3 V {QUICK['fig3_v']}; Fig. 4 I {QUICK['fig4_idle']}; Fig. 5 N "
+        f"{QUICK['fig5_n']}. Quick claims are not the reproduction.",
+        "Where N < V the draw is clipped at zero sources: the plans use V = min(V, N) so the mean stays N.",
+        "Each plan's labels hold the drawn sources per edge and bottleneck delays of its seed.",
+    ),
+)
