@@ -96,6 +96,12 @@ def test_result_frames_expose_subflows_and_backoffs():
     assert list(b.columns) == ["time_s", "flow", "cause", "cwnd_before_bytes", "cwnd_after_bytes"]
     assert set(b["flow"].astype(str)) <= {"mp/sf1", "mp/sf2"} and len(b) > 0
     assert int((b["cause"] == "delay").sum()) == int(res.flows["delay_backoffs"].iloc[0])
+    # The paths table: one row per subflow path, its subflow-level bytes.
+    p = res.paths
+    mp = p[p["flow"] == "mp"].sort_values("path")
+    assert list(mp["path"]) == [1, 2]
+    sub = res.flows.set_index("name")
+    assert list(mp["bytes_delivered"]) == [sub.loc["mp/sf1", "bytes_delivered"], sub.loc["mp/sf2", "bytes_delivered"]]
 
 
 @pytest.mark.parametrize(

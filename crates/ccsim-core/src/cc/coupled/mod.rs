@@ -278,6 +278,9 @@ impl CongestionControl for Coupled {
     }
 
     fn on_round(&mut self, ev: &RoundEvent) {
+        if !matches!(self.algo, Algo::Wvegas(_)) {
+            return;
+        }
         let me = self.me;
         let view = self.current_view().to_vec();
         if let Algo::Wvegas(w) = &mut self.algo {
