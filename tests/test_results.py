@@ -93,10 +93,11 @@ def test_save_writes_files_that_read_back(fake_result, tmp_path):
         "paths.parquet",
         "flow_series.parquet",
         "link_series.parquet",
+        "backoffs.parquet",
     }
     assert all(p.exists() for p in written)
     assert json.loads((out / "summary.json").read_text()) == fake_result.summary
-    for name in ("flows", "links", "paths", "flow_series", "link_series"):
+    for name in ("flows", "links", "paths", "flow_series", "link_series", "backoffs"):
         back = pd.read_parquet(out / f"{name}.parquet")
         assert list(back.columns) == list(getattr(fake_result, name).columns)
         assert len(back) == len(getattr(fake_result, name))

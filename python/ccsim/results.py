@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
     from ccsim.scenario import Scenario
 
-__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS"]
+__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS",
+           "BACKOFF_COLUMNS", "BACKOFF_CAUSES"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
 DROP_CAUSES = ("queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down")
@@ -44,6 +45,7 @@ _FLOW_FIELDS: dict[str, str] = {
     "rtt_mean_s": "float64",
     "rtt_max_s": "float64",
     "connections": "int64",
+    "delay_backoffs": "int64",
     "paths": "skip",  # nested: the paths table
 }
 #: One row per (flow, pinned path); see ``Result.paths``.
@@ -81,6 +83,10 @@ LINK_SERIES_COLUMNS = ("time_s", "link", "queue_packets", "queue_bytes")
 #: Columns of the per-path frame (multipath transports; path is 1-based).
 PATH_SERIES_COLUMNS = ("time_s", "flow", "path", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "bwe_bps", "beta", "alpha")
 ROUTE_SERIES_COLUMNS = ("time_s", "node", "dest", "next_hop", "alpha", "metric_s", "price_s")
+#: Columns of the MPTCP backoff table (one row per subflow window reduction; ``flow`` is the
+#: subflow's row name, e.g. ``mp/sf1``) and the meaning of its ``cause`` codes.
+BACKOFF_COLUMNS = ("time_s", "flow", "cause", "cwnd_before_bytes", "cwnd_after_bytes")
+BACKOFF_CAUSES = ("loss", "timeout", "delay", "drain")
 
 
 class RawResultLike(Protocol):
@@ -234,8 +240,25 @@ class Result:
             df[c] = pd.Categorical.from_codes(df[c].astype(int), categories=names)
         return df
 
+    @cached_property
+    def backoffs(self) -> pd.DataFrame:
+        """MPTCP subflow window reductions: time_s, flow (categorical subflow row name such as
+        ``mp/sf1``), cause (``loss``, ``timeout``, DAIMD's ``delay``, wVegas's ``drain``),
+        cwnd_before_bytes, cwnd_after_bytes. Empty without MPTCP flows."""
+        import pandas as pd
+
+        names = [f["name"] for f in self.summary.get("flows", [])]
+        try:
+            raw = self._raw.table("backoffs")
+        except KeyError:  # a stand-in or an older core without the table
+            raw = {}
+        df = _series_frame(raw, "flow", names, BACKOFF_COLUMNS)
+        codes = df["cause"].to_numpy().astype(np.int32) if len(df) else np.empty(0, dtype=np.int32)
+        df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
+        return df
+
     def save(self, out_dir: str | Path) -> list[Path]:
-        """Write summary.json, flows/links/flow_series/link_series .parquet (and
+        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet (and
         scenario.json when the scenario is known) into ``out_dir``; return the paths."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -248,7 +271,7 @@ class Result:
             doc = {"source": self.scenario.source, "doc": json.loads(self.scenario.to_json())}
             path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             written.append(path)
-        names = ["flows", "links", "paths", "flow_series", "link_series"]
+        names = ["flows", "links", "paths", "flow_series", "link_series", "backoffs"]
         if len(self.path_series):
             names.append("path_series")
         if len(self.route_series):

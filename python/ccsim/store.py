@@ -36,7 +36,7 @@ MANIFEST = "manifest.json"
 POINTS = "points"
 TMP_PREFIX = ".tmp-"
 #: Tables a point may have.
-TABLES = ("flows", "links", "paths", "flow_series", "link_series", "route_series")
+TABLES = ("flows", "links", "paths", "flow_series", "link_series", "route_series", "backoffs")
 #: Seconds between manifest rewrites while a sweep runs (it is always written at the end).
 MANIFEST_EVERY_S = 2.0
 

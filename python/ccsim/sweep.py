@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 #: Time-series tables a plan may keep (``series = ["flows", "links"]``).
-SERIES = {"flows": "flow_series", "links": "link_series", "routes": "route_series"}
+SERIES = {"flows": "flow_series", "links": "link_series", "routes": "route_series", "backoffs": "backoffs"}
 #: Keys allowed at the top level of a plan file.
 PLAN_KEYS = ("name", "description", "base", "grid", "point", "seeds", "series")
 

@@ -134,6 +134,8 @@ pub struct FlowSummary {
     pub rtt_max_s: f64,
     /// Number of TCP connections opened (on/off sources open one per ON period).
     pub connections: u64,
+    /// MPTCP: DAIMD's delay-triggered window reductions (0 for other controllers).
+    pub delay_backoffs: u64,
     /// Per pinned path (flows with `paths`): what went over each.
     pub paths: Vec<PathSummary>,
 }
@@ -181,6 +183,10 @@ pub struct Series {
     /// time_s, node, dest, next_hop (indices), alpha, metric_s (π = p + q_next),
     /// price_s (the node price q). Empty without adaptive routing.
     pub routes: Table,
+    /// MPTCP subflow window reductions, one row each: time_s, flow (the subflow's row in
+    /// the flow summaries), cause (0 loss, 1 timeout, 2 DAIMD delay, 3 wVegas drain),
+    /// cwnd_before_bytes, cwnd_after_bytes.
+    pub backoffs: Table,
 }
 
 /// Named `f64` columns of equal length.

@@ -9,6 +9,7 @@
 //! ACK costs no heap operation.
 
 use crate::apps::SenderApp;
+use crate::cc::coupled::BackoffCause;
 use crate::cc::AnyCc;
 use crate::engine::{Event, EventQueue};
 use crate::ids::LinkId as Lid;
@@ -25,11 +26,14 @@ use crate::results::{
     Table,
 };
 use crate::rng::SimRng;
+use crate::scenario::TcpApp;
 use crate::scenario::{
     LinkModel, Problem, QueueSpec, RecoverySpec, Scenario, ScenarioError, TransportSpec,
 };
+use crate::trace::BACKOFF_COLUMNS;
 use crate::trace::{FlowSample, Sampler};
 use crate::transport::arc::{ArcReceiver, ArcSender};
+use crate::transport::mptcp::{MptcpReceiver, MptcpSender};
 use crate::transport::sctp::{SctpReceiver, SctpSender};
 use crate::transport::tcp::path_select::PathSelector;
 use crate::transport::tcp::{TcpReceiver, TcpSender};
@@ -41,6 +45,8 @@ struct FlowRuntime {
     sender: EndpointId,
     receiver: EndpointId,
     drops: DropCounts,
+    /// Drops of packets on pinned path k + 1 (MPTCP subflow k).
+    path_drops: Vec<DropCounts>,
 }
 
 /// A simulation in progress.
@@ -76,6 +82,10 @@ pub struct Simulation {
     control_pending: Vec<SimTime>,
     /// Routes time series (split ratios and prices).
     route_table: Table,
+    /// MPTCP subflows as (flow, subflow): their summary and series rows follow the flows'.
+    subflow_rows: Vec<(usize, usize)>,
+    /// MPTCP window reductions: time_s, flow (subflow row), cause, cwnd before and after.
+    backoffs: Table,
 }
 
 /// For each link, its only upstream link if the flows' static routes give it exactly one
@@ -292,6 +302,17 @@ impl Simulation {
                         c.dac,
                     )));
                 }
+                TransportSpec::Mptcp(m) => {
+                    let total = match m.tcp.app {
+                        TcpApp::Bulk { size, .. } => size.map(|b| b.0),
+                        TcpApp::OnOff { .. } => None,
+                    };
+                    let tx_ep = MptcpSender::new(fid, dst, rx, m, rng);
+                    endpoints.push(Endpoint::MptcpSender(tx_ep));
+                    endpoints.push(Endpoint::MptcpReceiver(MptcpReceiver::new(
+                        fid, src, tx, m, total,
+                    )));
+                }
                 TransportSpec::Udp(c) => {
                     endpoints.push(Endpoint::UdpSource(UdpSource::new(fid, dst, rx, c, rng)));
                     endpoints.push(Endpoint::UdpSink(UdpSink::default()));
@@ -299,6 +320,10 @@ impl Simulation {
             }
             ep_node.push(src);
             ep_node.push(dst);
+            let n_paths = match &f.transport {
+                TransportSpec::Mptcp(m) => m.joins.len(),
+                _ => 0,
+            };
             let stamp = u8::from(f.paths.len() == 1);
             ep_path.push(stamp);
             ep_path.push(stamp);
@@ -306,8 +331,14 @@ impl Simulation {
                 sender: tx,
                 receiver: rx,
                 drops: DropCounts::default(),
+                path_drops: vec![DropCounts::default(); n_paths],
             });
         }
+        let subflow_rows: Vec<(usize, usize)> = flows
+            .iter()
+            .enumerate()
+            .flat_map(|(i, rt)| (0..rt.path_drops.len()).map(move |k| (i, k)))
+            .collect();
         let sampler = Sampler::new(
             scenario.trace.interval,
             scenario.trace.flows.clone(),
@@ -351,6 +382,8 @@ impl Simulation {
             next_link_event: 0,
             control_pending: Vec::new(),
             route_table: Table::with_columns(&ROUTE_COLUMNS),
+            subflow_rows,
+            backoffs: Table::with_columns(&BACKOFF_COLUMNS),
             scenario,
         };
         sim.reschedule_control();
@@ -513,7 +546,13 @@ impl Simulation {
     fn drop_packet(&mut self, pkt: &Packet, cause: DropCause) {
         self.dropped.add(cause);
         if pkt.kind != PacketKind::Route {
-            self.flows[pkt.flow.idx()].drops.add(cause);
+            let rt = &mut self.flows[pkt.flow.idx()];
+            rt.drops.add(cause);
+            if pkt.path > 0 {
+                if let Some(d) = rt.path_drops.get_mut(pkt.path as usize - 1) {
+                    d.add(cause);
+                }
+            }
         }
     }
 
@@ -661,6 +700,20 @@ impl Simulation {
             (Endpoint::SctpSender(s), Endpoint::SctpReceiver(r)) => {
                 crate::transport::sctp::flow_sample(s, r)
             }
+            (Endpoint::MptcpSender(s), Endpoint::MptcpReceiver(r)) => {
+                let n = s.subflow_count();
+                let cwnd: u64 = (0..n).map(|k| s.subflow(k).effective_cwnd()).sum();
+                let srtt = (0..n)
+                    .map(|k| s.subflow(k).rtt().srtt())
+                    .filter(|d| d.0 > 0)
+                    .min();
+                FlowSample {
+                    cwnd: cwnd as f64,
+                    ssthresh: f64::NAN,
+                    srtt: srtt.map_or(f64::NAN, |d| d.secs()),
+                    delivered: r.bytes_delivered,
+                }
+            }
             (_, Endpoint::UdpSink(k)) => FlowSample {
                 cwnd: f64::NAN,
                 ssthresh: f64::NAN,
@@ -668,6 +721,54 @@ impl Simulation {
                 delivered: k.bytes,
             },
             _ => unreachable!("flow endpoints are built in pairs"),
+        }
+    }
+
+    /// Subflow `k` of MPTCP flow `f`, sampled like a flow.
+    fn subflow_sample(&self, f: usize, k: usize) -> FlowSample {
+        let rt = &self.flows[f];
+        match (
+            &self.endpoints[rt.sender.idx()],
+            &self.endpoints[rt.receiver.idx()],
+        ) {
+            (Endpoint::MptcpSender(s), Endpoint::MptcpReceiver(r)) => {
+                let (s, r) = (s.subflow(k), r.subflow(k));
+                let ss = s.cc().inner().ssthresh().0;
+                let srtt = s.rtt().srtt();
+                FlowSample {
+                    cwnd: s.effective_cwnd() as f64,
+                    ssthresh: if ss >= u64::MAX / 4 {
+                        f64::NAN
+                    } else {
+                        ss as f64
+                    },
+                    srtt: if srtt.0 == 0 { f64::NAN } else { srtt.secs() },
+                    delivered: r.bytes_delivered,
+                }
+            }
+            _ => unreachable!("subflow rows belong to MPTCP flows"),
+        }
+    }
+
+    /// Collect the MPTCP senders' backoffs into the backoff table.
+    fn collect_backoffs(&mut self) {
+        let mut got = Vec::new();
+        let mut row = self.flows.len();
+        for rt in &mut self.flows {
+            if let Endpoint::MptcpSender(s) = &mut self.endpoints[rt.sender.idx()] {
+                s.take_backoffs(&mut got);
+                for b in got.drain(..) {
+                    let o = b.backoff;
+                    self.backoffs.push(&[
+                        o.at.secs(),
+                        (row + b.subflow) as f64,
+                        o.cause as u8 as f64,
+                        o.before,
+                        o.after,
+                    ]);
+                }
+            }
+            row += rt.path_drops.len();
         }
     }
 
@@ -680,6 +781,15 @@ impl Simulation {
                 crate::transport::sctp::record_paths(&mut self.sampler, now, f, tx);
             }
         }
+        for j in 0..self.subflow_rows.len() {
+            let (f, k) = self.subflow_rows[j];
+            if self.sampler.flows.contains(&f) {
+                let s = self.subflow_sample(f, k);
+                let row = self.flows.len() + j;
+                self.sampler.record_row(now, j, row, s);
+            }
+        }
+        self.collect_backoffs();
         for k in 0..self.sampler.links.len() {
             let l = self.sampler.links[k];
             let (packets, bytes) = self.links[l].occupancy_at(now);
@@ -694,6 +804,7 @@ impl Simulation {
     /// Run to the end and collect results.
     pub fn finish(mut self) -> RunResult {
         self.run_until(self.end);
+        self.collect_backoffs();
         let end = self.end;
         let sc = &self.scenario;
         let mut links = Vec::with_capacity(self.links.len());
@@ -791,6 +902,39 @@ impl Simulation {
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
                     (tx.stats.first_open, rx.completion())
                 }
+                (
+                    Endpoint::MptcpSender(tx),
+                    Endpoint::MptcpReceiver(rx),
+                    TransportSpec::Mptcp(m),
+                ) => {
+                    s.transport = "mptcp".into();
+                    s.cc = m.coupled.name().into();
+                    s.recovery = recovery_name(m.tcp.recovery).into();
+                    s.bytes_delivered = rx.bytes_delivered;
+                    let n = tx.subflow_count();
+                    for k in 0..n {
+                        let sf = tx.subflow(k);
+                        s.data_packets_sent += sf.stats.data_sent;
+                        s.retransmissions += sf.stats.retransmissions;
+                        s.fast_recoveries += sf.stats.fast_recoveries;
+                        s.timeouts += sf.stats.timeouts;
+                    }
+                    s.connections = 1;
+                    let stats: Vec<_> = (0..n).map(|k| tx.subflow(k).rtt().stats()).collect();
+                    s.rtt_min_s = stats.iter().map(|x| x.0).fold(f64::NAN, f64::min);
+                    s.rtt_max_s = stats.iter().map(|x| x.2).fold(f64::NAN, f64::max);
+                    s.rtt_mean_s = f64::NAN;
+                    s.delay_backoffs = (0..n).map(|k| delay_backoffs(tx.subflow(k))).sum();
+                    // The paths table: subflow k's subflow-level bytes on path k.
+                    for k in 0..n {
+                        s.paths.push(PathSummary {
+                            path: k as u32 + 1,
+                            bytes_delivered: rx.subflow(k).bytes_delivered,
+                            connections: tx.subflow(k).stats.connections,
+                        });
+                    }
+                    (Some(tx.start), rx.completion)
+                }
                 _ => unreachable!("flow endpoints match their transport"),
             };
             if let Some(st) = start {
@@ -805,6 +949,16 @@ impl Simulation {
             }
             s.completion_time_s = completion.map(|c| c.secs());
             flows.push(s);
+        }
+        for &(f, k) in &self.subflow_rows {
+            let rt = &self.flows[f];
+            let (Endpoint::MptcpSender(tx), Endpoint::MptcpReceiver(rx)) = (
+                &self.endpoints[rt.sender.idx()],
+                &self.endpoints[rt.receiver.idx()],
+            ) else {
+                unreachable!("subflow rows belong to MPTCP flows")
+            };
+            flows.push(subflow_summary(sc, f, k, tx, rx, rt.path_drops[k], end));
         }
         let conservation = Conservation {
             created: self.created,
@@ -827,7 +981,73 @@ impl Simulation {
                 links: std::mem::take(&mut self.sampler.link_table),
                 paths: std::mem::take(&mut self.sampler.path_table),
                 routes: std::mem::take(&mut self.route_table),
+                backoffs: std::mem::take(&mut self.backoffs),
             },
         }
     }
+}
+
+fn recovery_name(r: RecoverySpec) -> &'static str {
+    match r {
+        RecoverySpec::Reno => "reno",
+        RecoverySpec::NewReno => "newreno",
+        RecoverySpec::Sack => "sack",
+        RecoverySpec::Sack1 => "sack1",
+        RecoverySpec::Fack => "fack",
+    }
+}
+
+fn delay_backoffs(tx: &TcpSender) -> u64 {
+    match tx.cc() {
+        AnyCc::Coupled(c) => c.counts[BackoffCause::Delay as usize],
+        _ => 0,
+    }
+}
+
+/// The summary row of subflow `k` of MPTCP flow `f`, named "<flow>/sf<k+1>"; its bytes
+/// are those the subflow delivered in order at the subflow level.
+fn subflow_summary(
+    sc: &Scenario,
+    f: usize,
+    k: usize,
+    tx: &MptcpSender,
+    rx: &MptcpReceiver,
+    drops: DropCounts,
+    end: SimTime,
+) -> FlowSummary {
+    let spec = &sc.flows[f];
+    let TransportSpec::Mptcp(m) = &spec.transport else {
+        unreachable!("subflow rows belong to MPTCP flows")
+    };
+    let (sf, r) = (tx.subflow(k), rx.subflow(k));
+    let mut s = FlowSummary {
+        name: format!("{}/sf{}", spec.name, k + 1),
+        transport: "mptcp-subflow".into(),
+        cc: m.coupled.name().into(),
+        recovery: recovery_name(m.tcp.recovery).into(),
+        src: sc.nodes[spec.from].clone(),
+        dst: sc.nodes[spec.to].clone(),
+        drops,
+        start_s: f64::NAN,
+        bytes_delivered: r.bytes_delivered,
+        data_packets_sent: sf.stats.data_sent,
+        retransmissions: sf.stats.retransmissions,
+        fast_recoveries: sf.stats.fast_recoveries,
+        timeouts: sf.stats.timeouts,
+        connections: sf.stats.connections,
+        delay_backoffs: delay_backoffs(sf),
+        ..Default::default()
+    };
+    (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = sf.rtt().stats();
+    if let Some(st) = sf.stats.first_open {
+        s.start_s = st.secs();
+        let stop = rx.completion.unwrap_or(end);
+        let span = stop.since(st).secs();
+        s.goodput_bps = if span > 0.0 {
+            s.bytes_delivered as f64 * 8.0 / span
+        } else {
+            0.0
+        };
+    }
+    s
 }

@@ -125,7 +125,7 @@ impl RawResult {
     /// Names of the time-series tables.
     #[staticmethod]
     fn table_names() -> Vec<&'static str> {
-        vec!["flows", "links", "paths", "routes"]
+        vec!["flows", "links", "paths", "routes", "backoffs"]
     }
 
     /// One time-series table: column name → little-endian `f64` bytes.
@@ -136,8 +136,9 @@ impl RawResult {
             "links" => columns_as_bytes(py, &series.links),
             "paths" => columns_as_bytes(py, &series.paths),
             "routes" => columns_as_bytes(py, &series.routes),
+            "backoffs" => columns_as_bytes(py, &series.backoffs),
             other => Err(PyKeyError::new_err(format!(
-                "no table {other:?}; tables: \"flows\", \"links\", \"paths\", \"routes\""
+                "no table {other:?}; tables: \"flows\", \"links\", \"paths\", \"routes\", \"backoffs\""
             ))),
         }
     }

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["Experiment", "Figure", "Claim", "registry", "get", "load_table", "MODULES"]
 
 #: Experiment modules, in report order.
-MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip")
+MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd")
 
 KINDS = ("approx", "at_least", "at_most")
 

@@ -14,6 +14,7 @@
 
 pub mod bwe;
 pub mod cmt;
+pub mod coupled;
 pub mod cubic;
 pub mod fast;
 pub mod reno;
@@ -23,6 +24,7 @@ pub mod westwood;
 use crate::scenario::CcSpec;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
+pub use coupled::Coupled;
 pub use cubic::Cubic;
 pub use fast::Fast;
 pub use reno::Reno;
@@ -152,6 +154,8 @@ pub enum AnyCc {
     Cubic(Cubic),
     /// FAST TCP.
     Fast(Fast),
+    /// A coupled multipath controller (an MPTCP subflow's).
+    Coupled(Coupled),
 }
 
 /// Construction context for controllers.
@@ -172,6 +176,7 @@ impl AnyCc {
             CcSpec::Westwood(p) => AnyCc::Westwood(Westwood::new(ctx.mss, ctx.init_cwnd, *p)),
             CcSpec::Cubic(p) => AnyCc::Cubic(Cubic::new(ctx.mss, ctx.init_cwnd, *p)),
             CcSpec::Fast(p) => AnyCc::Fast(Fast::new(ctx.mss, ctx.init_cwnd, *p)),
+            CcSpec::Coupled(p) => AnyCc::Coupled(Coupled::new(p, ctx.mss, ctx.init_cwnd)),
         }
     }
 
@@ -184,6 +189,7 @@ impl AnyCc {
             AnyCc::Westwood(c) => c,
             AnyCc::Cubic(c) => c,
             AnyCc::Fast(c) => c,
+            AnyCc::Coupled(c) => c,
         }
     }
 
@@ -196,6 +202,7 @@ impl AnyCc {
             AnyCc::Westwood(c) => c,
             AnyCc::Cubic(c) => c,
             AnyCc::Fast(c) => c,
+            AnyCc::Coupled(c) => c,
         }
     }
 }

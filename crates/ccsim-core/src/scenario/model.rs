@@ -5,6 +5,7 @@
 //! and collects every problem with its location. Nothing past this point validates again.
 //! The file format is described in `docs/scenario.md`; each default below is cited there.
 
+use super::model_mptcp::{CoupledSpec, MptcpSpec};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// A whole scenario, ready to build.
@@ -276,6 +277,8 @@ pub enum TransportSpec {
     Arc(ArcSpec),
     /// SCTP with Concurrent Multipath Transfer (RFC 4960; Iyengar et al. 2006), `transport/sctp`.
     Sctp(SctpSpec),
+    /// Multipath TCP (one subflow per path).
+    Mptcp(MptcpSpec),
 }
 
 /// SCTP/CMT association parameters (`docs/sctp.md`). Defaults follow ns-2.35's SCTP agent,
@@ -577,6 +580,8 @@ pub enum CcSpec {
     Cubic(CubicSpec),
     /// FAST TCP (Jin, Wei & Low 2004), `cc/fast.rs`.
     Fast(FastSpec),
+    /// A coupled multipath controller (MPTCP subflows; see `model_mptcp`).
+    Coupled(CoupledSpec),
 }
 
 /// Vegas thresholds, in packets queued by the flow (ALGORITHMS.md §1.5).

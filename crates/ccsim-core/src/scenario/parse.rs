@@ -19,6 +19,8 @@ mod parse_cc_tests;
 mod parse_dv;
 #[path = "parse_flow.rs"]
 mod parse_flow;
+#[path = "parse_mptcp.rs"]
+mod parse_mptcp;
 #[path = "parse_paths.rs"]
 mod parse_paths;
 #[path = "parse_queue.rs"]

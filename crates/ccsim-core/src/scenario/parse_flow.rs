@@ -3,6 +3,7 @@
 
 use super::parse_arc::{parse_arc, ARC_KEYS};
 use super::parse_cc::parse_cc;
+use super::parse_mptcp::{parse_mptcp, MAX_SUBFLOWS, MPTCP_KEYS};
 use super::parse_paths::{parse_paths, parse_select};
 use super::parse_sctp::{parse_sctp, MAX_SCTP_PATHS, SCTP_KEYS};
 use super::reader::*;
@@ -130,6 +131,7 @@ enum Transport {
     Udp,
     Arc,
     Sctp,
+    Mptcp,
 }
 
 fn parse_flow(
@@ -152,13 +154,14 @@ fn parse_flow(
             &join(&path, "transport"),
             v,
             "transport",
-            &["tcp", "udp", "arc", "sctp"],
+            &["tcp", "udp", "arc", "sctp", "mptcp"],
         )
         .map(|k| match k {
             0 => Transport::Tcp,
             1 => Transport::Udp,
             2 => Transport::Arc,
-            _ => Transport::Sctp,
+            3 => Transport::Sctp,
+            _ => Transport::Mptcp,
         }),
     };
     for k in m.keys() {
@@ -211,8 +214,18 @@ fn parse_flow(
             }
             continue;
         }
+        if transport == Some(Transport::Mptcp) && MPTCP_KEYS.contains(&key) {
+            continue;
+        }
         let allowed: Vec<&str> = if transport == Some(Transport::Udp) {
             COMMON_KEYS.to_vec()
+        } else if transport == Some(Transport::Mptcp) {
+            COMMON_KEYS
+                .iter()
+                .chain(TCP_KEYS)
+                .chain(MPTCP_KEYS)
+                .copied()
+                .collect()
         } else {
             COMMON_KEYS.iter().chain(TCP_KEYS).copied().collect()
         };
@@ -260,6 +273,13 @@ fn parse_flow(
         Some(Transport::Udp) => TransportSpec::Udp(parse_cbr_app(cx, &path, m)),
         Some(Transport::Arc) => TransportSpec::Arc(parse_arc(cx, &path, m)),
         Some(Transport::Sctp) => TransportSpec::Sctp(parse_sctp(cx, &path, m)),
+        Some(Transport::Mptcp) => {
+            // Subflow TCP parameters as for TCP; `cc` names a coupled controller.
+            let mut plain = m.clone();
+            plain.remove("cc");
+            let tcp = parse_tcp(cx, &path, &plain);
+            TransportSpec::Mptcp(parse_mptcp(cx, &path, m, tcp))
+        }
         None => TransportSpec::Tcp(parse_tcp(cx, &path, m)),
     };
 
@@ -305,6 +325,8 @@ fn parse_flow(
             MAX_SCTP_PATHS,
             "an SCTP association has at most 32 destinations",
         )
+    } else if transport == Some(Transport::Mptcp) {
+        (MAX_SUBFLOWS, "one MPTCP subflow per path")
     } else {
         (
             1,

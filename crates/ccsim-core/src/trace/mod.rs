@@ -25,6 +25,14 @@ pub const PATH_COLUMNS: [&str; 9] = [
     "beta",
     "alpha",
 ];
+/// Column names of the MPTCP backoff table.
+pub const BACKOFF_COLUMNS: [&str; 5] = [
+    "time_s",
+    "flow",
+    "cause",
+    "cwnd_before_bytes",
+    "cwnd_after_bytes",
+];
 /// Column names of the per-link table.
 pub const LINK_COLUMNS: [&str; 4] = ["time_s", "link", "queue_packets", "queue_bytes"];
 
@@ -51,6 +59,8 @@ pub struct Sampler {
     /// Link indices sampled.
     pub links: Vec<usize>,
     last_delivered: Vec<u64>,
+    /// Bytes delivered at the previous sample of extra rows (MPTCP subflows), by slot.
+    extra_delivered: Vec<u64>,
     last_time: SimTime,
     /// Per-flow table.
     pub flow_table: Table,
@@ -66,6 +76,7 @@ impl Sampler {
         Sampler {
             interval,
             last_delivered: vec![0; flows.len()],
+            extra_delivered: Vec::new(),
             flows,
             links,
             last_time: SimTime::ZERO,
@@ -93,6 +104,23 @@ impl Sampler {
         let flow = self.flows[k] as f64;
         self.flow_table
             .push(&[now.secs(), flow, s.cwnd, s.ssthresh, s.srtt, rate]);
+    }
+
+    /// Record an extra row of the flow table (an MPTCP subflow, slot `slot`) at `now`,
+    /// under flow index `row`.
+    pub fn record_row(&mut self, now: SimTime, slot: usize, row: usize, s: FlowSample) {
+        if self.extra_delivered.len() <= slot {
+            self.extra_delivered.resize(slot + 1, 0);
+        }
+        let dt = now.since(self.last_time).secs();
+        let rate = if dt > 0.0 {
+            (s.delivered - self.extra_delivered[slot]) as f64 * 8.0 / dt
+        } else {
+            0.0
+        };
+        self.extra_delivered[slot] = s.delivered;
+        self.flow_table
+            .push(&[now.secs(), row as f64, s.cwnd, s.ssthresh, s.srtt, rate]);
     }
 
     /// Record link `link` at `now`.

@@ -2,6 +2,7 @@
 //! sends into an outbox, and reports its next deadline.
 
 pub mod arc;
+pub mod mptcp;
 pub mod sctp;
 pub mod tcp;
 pub mod udp;
@@ -9,6 +10,7 @@ pub mod udp;
 use crate::packet::{Packet, PacketKind};
 use crate::units::SimTime;
 use arc::{ArcReceiver, ArcSender};
+use mptcp::{MptcpReceiver, MptcpSender};
 use sctp::{SctpReceiver, SctpSender};
 use tcp::{TcpReceiver, TcpSender};
 use udp::{UdpSink, UdpSource};
@@ -33,6 +35,10 @@ pub enum Endpoint {
     SctpSender(SctpSender),
     /// SCTP/CMT receiver.
     SctpReceiver(SctpReceiver),
+    /// MPTCP connection sender.
+    MptcpSender(MptcpSender),
+    /// MPTCP connection receiver.
+    MptcpReceiver(MptcpReceiver),
 }
 
 impl Endpoint {
@@ -47,6 +53,8 @@ impl Endpoint {
             (Endpoint::ArcReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
             (Endpoint::SctpSender(s), PacketKind::SctpSack) => s.on_packet(now, pkt, out),
             (Endpoint::SctpReceiver(r), PacketKind::SctpData) => r.on_data(now, pkt, out),
+            (Endpoint::MptcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
+            (Endpoint::MptcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
             _ => {}
         }
     }
@@ -62,6 +70,8 @@ impl Endpoint {
             Endpoint::ArcReceiver(r) => r.on_timer(now, out),
             Endpoint::SctpSender(s) => s.on_timer(now, out),
             Endpoint::SctpReceiver(r) => r.on_timer(now, out),
+            Endpoint::MptcpSender(s) => s.on_timer(now, out),
+            Endpoint::MptcpReceiver(r) => r.on_timer(now, out),
             Endpoint::UdpSink(_) => {}
         }
     }
@@ -77,6 +87,8 @@ impl Endpoint {
             Endpoint::ArcReceiver(r) => r.next_wakeup(),
             Endpoint::SctpSender(s) => s.next_wakeup(),
             Endpoint::SctpReceiver(r) => r.next_wakeup(),
+            Endpoint::MptcpSender(s) => s.next_wakeup(),
+            Endpoint::MptcpReceiver(r) => r.next_wakeup(),
             Endpoint::UdpSink(_) => SimTime::NEVER,
         }
     }

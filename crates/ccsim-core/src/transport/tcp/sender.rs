@@ -83,6 +83,9 @@ pub struct TcpSender {
     round_min_rtt: Option<Dur>,
     round_delivered: u64,
     delivered: u64,
+    /// MPTCP subflows: new segments below this number may be sent (the connection's
+    /// scheduler grants them one at a time); `None` for a plain TCP flow.
+    grant: Option<u64>,
     /// Counters.
     pub stats: SenderStats,
     /// MATCP: picks the path of each connection (`None`: one path, stamped by the network).
@@ -128,6 +131,7 @@ impl TcpSender {
             round_min_rtt: None,
             round_delivered: 0,
             delivered: 0,
+            grant: None,
             stats: SenderStats::default(),
             selector: None,
             path: 0,
@@ -171,9 +175,60 @@ impl TcpSender {
     pub fn cc(&self) -> &AnyCc {
         &self.cc
     }
-    /// The congestion controller, mutably (the routing agent pushes prices into FAST).
+    /// The congestion controller, mutably (MPTCP refreshes its coupled controllers' view
+    /// of the sibling subflows).
     pub fn cc_mut(&mut self) -> &mut AnyCc {
         &mut self.cc
+    }
+
+    /// Make this sender an MPTCP subflow: it sends new segments only as granted.
+    pub fn with_grants(mut self) -> TcpSender {
+        self.grant = Some(0);
+        self
+    }
+    /// Segments sent so far for the first time (the next new segment's number).
+    pub fn next_new(&self) -> u64 {
+        self.sb.end()
+    }
+    /// Allow new segments below `g` (MPTCP subflows).
+    pub fn set_grant(&mut self, g: u64) {
+        self.grant = Some(g);
+    }
+    /// Whether the connection is open for sending.
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+    /// Whether a newly granted segment would leave now: the window has room for a new
+    /// segment once retransmissions are served, and pacing does not hold it back.
+    pub fn can_send_new(&mut self, now: SimTime) -> bool {
+        if !self.open {
+            return false;
+        }
+        if self.cc.inner().pacing_rate().is_some() && self.pace_next > now {
+            return false;
+        }
+        let win = self.window_segments();
+        if self.sack_mode() {
+            let in_flight = match (self.phase, self.cfg.recovery) {
+                (Phase::Open, _) => self.sb.outstanding(),
+                (_, RecoverySpec::Fack) => self.sb.awnd(),
+                _ => self.sb.pipe(),
+            };
+            if in_flight >= win || self.sb.end() >= self.una + self.max_window_segs() {
+                return false;
+            }
+            self.phase == Phase::Open || self.sb.next_lost().is_none()
+        } else {
+            self.nxt == self.sb.end() && self.nxt < self.una + win
+        }
+    }
+    /// Send whatever the window, recovery and grants allow.
+    pub fn pump(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        self.try_send(now, out);
+    }
+    /// Stop sending (the MPTCP connection's transfer is complete).
+    pub fn stop(&mut self) {
+        self.close_connection();
     }
     /// The RTT estimator.
     pub fn rtt(&self) -> &RttEstimator {
@@ -286,6 +341,9 @@ impl TcpSender {
 
     /// Whether the application has segment `seq` to send.
     fn app_has(&self, seq: u64) -> bool {
+        if let Some(g) = self.grant {
+            return seq < g;
+        }
         match self.app.total_bytes() {
             Some(total) => seq * self.mss() < total,
             None => true,
