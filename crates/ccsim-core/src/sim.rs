@@ -141,6 +141,23 @@ fn chain_feeders(
         .collect()
 }
 
+/// A TCP sender/receiver pair's sample (a flow, or an MPTCP subflow).
+fn tcp_sample(s: &TcpSender, r: &TcpReceiver) -> FlowSample {
+    let ss = s.cc().inner().ssthresh().0;
+    let srtt = s.rtt().srtt();
+    FlowSample {
+        cwnd: s.effective_cwnd() as f64,
+        // No ssthresh yet (initial "infinity"): NaN.
+        ssthresh: if ss >= u64::MAX / 4 {
+            f64::NAN
+        } else {
+            ss as f64
+        },
+        srtt: if srtt.0 == 0 { f64::NAN } else { srtt.secs() },
+        delivered: r.bytes_delivered,
+    }
+}
+
 fn invalid(path: String, message: String) -> Problem {
     Problem { path, message }
 }
@@ -674,20 +691,7 @@ impl Simulation {
             &self.endpoints[rt.sender.idx()],
             &self.endpoints[rt.receiver.idx()],
         ) {
-            (Endpoint::TcpSender(s), Endpoint::TcpReceiver(r)) => {
-                let ss = s.cc().inner().ssthresh().0;
-                let srtt = s.rtt().srtt();
-                FlowSample {
-                    cwnd: s.effective_cwnd() as f64,
-                    ssthresh: if ss >= u64::MAX / 4 {
-                        f64::NAN
-                    } else {
-                        ss as f64
-                    },
-                    srtt: if srtt.0 == 0 { f64::NAN } else { srtt.secs() },
-                    delivered: r.bytes_delivered,
-                }
-            }
+            (Endpoint::TcpSender(s), Endpoint::TcpReceiver(r)) => tcp_sample(s, r),
             (Endpoint::ArcSender(s), Endpoint::ArcReceiver(r)) => {
                 let srtt = s.rtt().srtt();
                 FlowSample {
@@ -732,19 +736,7 @@ impl Simulation {
             &self.endpoints[rt.receiver.idx()],
         ) {
             (Endpoint::MptcpSender(s), Endpoint::MptcpReceiver(r)) => {
-                let (s, r) = (s.subflow(k), r.subflow(k));
-                let ss = s.cc().inner().ssthresh().0;
-                let srtt = s.rtt().srtt();
-                FlowSample {
-                    cwnd: s.effective_cwnd() as f64,
-                    ssthresh: if ss >= u64::MAX / 4 {
-                        f64::NAN
-                    } else {
-                        ss as f64
-                    },
-                    srtt: if srtt.0 == 0 { f64::NAN } else { srtt.secs() },
-                    delivered: r.bytes_delivered,
-                }
+                tcp_sample(s.subflow(k), r.subflow(k))
             }
             _ => unreachable!("subflow rows belong to MPTCP flows"),
         }

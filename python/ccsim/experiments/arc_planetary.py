@@ -48,6 +48,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ccsim.experiments import Claim, Experiment, Figure
+from ccsim.experiments._plot import plt as _plt
+from ccsim.experiments._plot import save as _save
 from ccsim.scenario import Scenario
 from ccsim.sweep import Plan
 
@@ -302,15 +304,6 @@ CLAIMS = [
 # ---------------------------------------------------------------------------- figures
 
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def _draw(ax, rows: pd.DataFrame, x: str, label: str, color: str, marker: str) -> None:
     """Every run as a point (hollow if capped) and the mean over seeds as a line."""
     done, capped = rows[~rows["capped"]], rows[rows["capped"]]
@@ -327,15 +320,6 @@ def _finish(ax, xlabel: str, title: str) -> None:
     ax.set(xlabel=xlabel, ylabel="goodput (kb/s)", title=title)
     ax.grid(True, which="both", alpha=0.25)
     ax.legend(fontsize="small", loc="lower left")
-
-
-def _save(fig, out_dir: Path, name: str) -> Path:
-    plt = _plt()
-    fig.tight_layout()
-    path = Path(out_dir) / name
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _file_text(rows: pd.DataFrame) -> str:

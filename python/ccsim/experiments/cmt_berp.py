@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ccsim.experiments import Claim, Experiment, Figure
+from ccsim.experiments._plot import plt as _plt
+from ccsim.experiments._plot import save as _save
 from ccsim.scenario import Scenario
 from ccsim.sweep import Plan
 
@@ -259,24 +261,6 @@ CLAIMS = [
 
 
 # ---------------------------------------------------------------------------- figures
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig, out_dir: Path, name: str) -> Path:
-    plt = _plt()
-    fig.tight_layout()
-    path = Path(out_dir) / name
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _points_and_means(df: pd.DataFrame, part: str, x: str, y: str, scale: float, xlabel: str, ylabel: str,

@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ccsim.experiments import Claim, Experiment, Figure, load_table
+from ccsim.experiments._plot import plt as _plt
+from ccsim.experiments._plot import save as _save
 from ccsim.scenario import Scenario
 from ccsim.sweep import Plan
 
@@ -291,24 +293,6 @@ CLAIMS = [
 
 
 # ---------------------------------------------------------------------------- figures
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig, out_dir: Path, name: str) -> Path:
-    plt = _plt()
-    fig.tight_layout()
-    path = Path(out_dir) / name
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 COLORS = {"mp/sf1": "#c03030", "mp/sf2": "#4878a8", "renoA": "#e8a0a0", "renoB": "#9ab8d8"}

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ccsim.experiments import Claim, Experiment, Figure, jain, load_table
+from ccsim.experiments._plot import plt as _plt
 from ccsim.scenario import dumbbell
 from ccsim.sweep import Plan
 
@@ -127,15 +128,6 @@ def _fairness_claim(n: int) -> Claim:
 
 
 # ---------------------------------------------------------------------------- figures
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def fig_utilisation(df: pd.DataFrame, out_dir: Path) -> Path:

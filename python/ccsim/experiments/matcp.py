@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ccsim.experiments import Claim, Experiment, Figure, load_table
+from ccsim.experiments._plot import plt as _plt
 from ccsim.scenario import Scenario
 from ccsim.sweep import Plan
 
@@ -329,15 +330,6 @@ CLAIMS = [
 # ---------------------------------------------------------------------------- figures
 
 COLORS = {"single": "black", "drop": "tab:blue", "rttvar": "tab:orange", "rtt": "tab:green", "wrtt": "tab:red"}
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _figure(df: pd.DataFrame, part: str, xlabel: str, title: str, out_dir: Path, name: str,
