@@ -204,8 +204,37 @@ def full() -> list[Plan]:
 # ---------------------------------------------------------------------------- measures
 
 
+def _views(frame: pd.DataFrame) -> pd.DataFrame:
+    """Add the rows of points that belong to several figures. A sweep runs identical points
+    once, under the labels of the first plan (Fig. 2's N = N0 point is also Fig. 3's V = V0
+    and Fig. 4's I = 6 s point), so such rows are repeated under every part they belong to."""
+    import pandas as pd
+
+    base = frame[frame["reading"] == ""]
+    parts = {p: base[base["part"] == p] for p in ("fig2", "fig3", "fig4")}
+    extra = []
+    if len(parts["fig3"]):  # N = N0, I = 6 s, any V
+        n0 = parts["fig3"]["N"].iloc[0]
+        rows = base[(base["part"] != "fig3") & (base["N"] == n0) & (base["idle_s"] == IDLE_S)].copy()
+        rows["part"], rows["x"] = "fig3", rows["V"].astype(float)
+        extra.append(rows)
+    if len(parts["fig4"]):  # N = N0, V = V0, any I
+        n0, v0 = parts["fig4"]["N"].iloc[0], parts["fig4"]["V"].iloc[0]
+        rows = base[(base["part"] != "fig4") & (base["N"] == n0) & (base["V"] == v0)].copy()
+        rows["part"], rows["x"] = "fig4", rows["idle_s"].astype(float)
+        extra.append(rows)
+    if len(parts["fig2"]):  # I = 6 s, V = min(V0, N), any N
+        v0 = parts["fig2"]["V"].max()
+        rows = base[(base["part"] != "fig2") & (base["idle_s"] == IDLE_S)
+                    & (base["V"] == base["N"].clip(upper=v0))].copy()
+        rows["part"], rows["x"] = "fig2", rows["N"].astype(float)
+        extra.append(rows)
+    return pd.concat([frame, *extra], ignore_index=True) if extra else frame
+
+
 def per_source(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (point, source): normalised goodput over the whole run."""
+    df = _views(df)
     out = df[["point_id", "part", "x", "config", "reading", "run_seed", "name", "bytes_delivered", "duration_s"]].copy()
     out["goodput"] = out["bytes_delivered"] * 8 / out["duration_s"] / CAPACITY_BPS
     return out
@@ -213,7 +242,7 @@ def per_source(df: pd.DataFrame) -> pd.DataFrame:
 
 def per_path(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (point, path): normalised goodput of the payload delivered over it."""
-    paths = load_table(df, "paths")  # carries the plan labels (part, x, config, …) like df
+    paths = _views(load_table(df, "paths"))  # carries the plan labels (part, x, config, …) like df
     # Single-path flows list one path (number 1): map it to the bottleneck of their edge.
     lab = paths["path"].astype(int)
     single = paths["config"] == "single"
