@@ -3,11 +3,13 @@
 pub mod builders;
 pub mod model;
 pub mod model_mptcp;
+pub mod model_sctp;
 pub mod parse;
 pub mod units;
 
 pub use model::*;
 pub use model_mptcp::*;
+pub use model_sctp::*;
 pub use parse::{from_json_str, from_json_value, from_toml_str};
 
 use std::fmt;

@@ -5,6 +5,7 @@
 use super::parse_flow::{bytes_in, parse_rto, parse_tcp_app};
 use super::reader::*;
 use crate::scenario::model::*;
+use crate::scenario::model_sctp::*;
 use serde_json::{Map, Value};
 
 /// Most destinations (pinned paths) of one association.
