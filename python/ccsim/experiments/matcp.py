@@ -312,6 +312,8 @@ def longest_path_share(df: pd.DataFrame, config: str, reading: str) -> float:
     meta = df.drop_duplicates("point_id").set_index("point_id")["delays_ms"]
     ratios = []
     for pid, rows in p.groupby("point_id"):
+        if pid not in meta.index:  # a point stored after df was read
+            continue
         delays = [float(d) for d in str(meta[pid]).strip("[]").split(",")]
         longest = max(range(P), key=lambda i: delays[i]) + 1
         mine = rows[rows["bottleneck"] == longest]["goodput"].sum()
