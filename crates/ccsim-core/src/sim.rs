@@ -527,7 +527,7 @@ impl Simulation {
 
     /// The link `pkt` leaves `node` by: its pinned path's, or the routing table's (the
     /// distance-vector agents' split draw with adaptive routing).
-    #[inline]
+    #[inline(always)]
     fn next_link(&mut self, node: NodeId, pkt: &Packet) -> Option<LinkId> {
         if pkt.path == 0 {
             match self.dv.as_mut() {

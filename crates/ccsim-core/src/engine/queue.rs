@@ -207,39 +207,33 @@ impl EventQueue {
     #[inline]
     fn sift_down(&mut self, mut i: usize, key: u128) {
         let h = &mut self.heap[..];
-        let n = h.len();
         loop {
             let c0 = 4 * i + 1;
-            if c0 >= n {
-                break;
-            }
-            let (m, mk) = if c0 + 3 < n {
-                // Full node: a small tournament, no loop.
-                let (a, b, c, d) = (h[c0], h[c0 + 1], h[c0 + 2], h[c0 + 3]);
-                let (i1, k1) = if b < a { (1, b) } else { (0, a) };
-                let (i2, k2) = if d < c { (3, d) } else { (2, c) };
-                if k2 < k1 {
-                    (i2, k2)
-                } else {
-                    (i1, k1)
+            // A full node as one fixed-size slice: a single bounds check per level.
+            if let Some(&[a, b, c, d]) = h.get(c0..c0 + 4) {
+                // A small tournament, no loop.
+                let (i1, k1) = if b < a { (c0 + 1, b) } else { (c0, a) };
+                let (i2, k2) = if d < c { (c0 + 3, d) } else { (c0 + 2, c) };
+                let (m, mk) = if k2 < k1 { (i2, k2) } else { (i1, k1) };
+                if mk >= key {
+                    break;
                 }
+                h[i] = mk;
+                i = m;
             } else {
-                let kids = &h[c0..n];
-                let mut m = 0;
-                let mut mk = kids[0];
-                for (j, &k) in kids.iter().enumerate().skip(1) {
-                    if k < mk {
-                        mk = k;
-                        m = j;
+                // The last, partial node (if any): its smallest child below `key`, then stop.
+                let mut best: Option<(usize, u128)> = None;
+                for (j, &k) in h.iter().enumerate().skip(c0) {
+                    if k < best.map_or(key, |b| b.1) {
+                        best = Some((j, k));
                     }
                 }
-                (m, mk)
-            };
-            if mk >= key {
+                if let Some((m, mk)) = best {
+                    h[i] = mk;
+                    i = m;
+                }
                 break;
             }
-            h[i] = mk;
-            i = c0 + m;
         }
         h[i] = key;
     }

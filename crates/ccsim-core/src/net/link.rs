@@ -265,7 +265,7 @@ impl Link {
 
     /// What the link holds at `t` for an admission decision. Calls on one link come with
     /// non-decreasing `t`; `now ≤ t` is the real time, used to forget packets that left.
-    #[inline]
+    #[inline(always)]
     fn admission_occupancy(&mut self, now: SimTime, t: SimTime) -> Occupancy {
         match &mut self.pipe {
             Pipe::Fast(f) => {
@@ -353,7 +353,7 @@ impl Link {
     /// chained link). On success returns its arrival time at the far end; the caller then
     /// either chains it on or calls `deliver_at`. In the per-hop model the link keeps the
     /// packet and schedules its own events (the returned time is not used).
-    #[inline]
+    #[inline(always)]
     pub fn offer(
         &mut self,
         now: SimTime,
@@ -416,7 +416,7 @@ impl Link {
     /// (Fast model.) Hand `pkt` over at the far end at `arrive` (its arrival time from
     /// `offer`): it joins the delivery ring, and the link's event is scheduled if it is the
     /// first in line.
-    #[inline]
+    #[inline(always)]
     pub fn deliver_at(&mut self, arrive: SimTime, pkt: Packet, events: &mut EventQueue) {
         if let Pipe::Fast(f) = &mut self.pipe {
             f.deliver.push_back((arrive, pkt));

@@ -14,7 +14,7 @@ use crate::cc::{AckEvent, AnyCc, CcContext, CongestionEvent, CongestionKind, Rou
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::scenario::{RecoverySpec, TcpSpec};
-use crate::units::{Bytes, Dur, SimTime};
+use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
 #[derive(Clone, Debug, Default)]
@@ -339,6 +339,16 @@ impl TcpSender {
         }
     }
 
+    /// Payload bytes of segments `[0, seq)` (the sum of `payload` over them).
+    #[inline]
+    fn payload_upto(&self, seq: u64) -> u64 {
+        let bytes = seq * self.mss();
+        match self.app.total_bytes() {
+            Some(total) => bytes.min(total),
+            None => bytes,
+        }
+    }
+
     /// Whether the application has segment `seq` to send.
     fn app_has(&self, seq: u64) -> bool {
         if let Some(g) = self.grant {
@@ -351,6 +361,20 @@ impl TcpSender {
     }
 
     fn send_segment(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>) {
+        let pacing = self.cc.inner().pacing_rate();
+        self.send_segment_paced(now, seq, pacing, out);
+    }
+
+    /// `send_segment` with the controller's pacing rate already read (the send loop reads
+    /// it once: nothing in the loop changes it).
+    #[inline]
+    fn send_segment_paced(
+        &mut self,
+        now: SimTime,
+        seq: u64,
+        pacing: Option<Rate>,
+        out: &mut Vec<Packet>,
+    ) {
         let retx = seq < self.sb.end();
         let mut p = Packet::new(
             PacketKind::Data,
@@ -376,15 +400,17 @@ impl TcpSender {
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(self.rtt.deadline(now));
         }
-        if let Some(rate) = self.cc.inner().pacing_rate() {
+        if let Some(rate) = pacing {
             self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(p.size as u64));
         }
         out.push(p);
     }
 
-    /// Whether pacing holds the next segment back (and arm the pacing timer if so).
-    fn paced_out(&mut self, now: SimTime) -> bool {
-        if self.cc.inner().pacing_rate().is_some() && self.pace_next > now {
+    /// Whether pacing (at `pacing`, the controller's rate) holds the next segment back, and
+    /// arm the pacing timer if so.
+    #[inline]
+    fn paced_out(&mut self, now: SimTime, pacing: Option<Rate>) -> bool {
+        if pacing.is_some() && self.pace_next > now {
             self.pace_timer = Some(self.pace_next);
             return true;
         }
@@ -405,6 +431,7 @@ impl TcpSender {
             return;
         }
         let win = self.window_segments();
+        let pacing = self.cc.inner().pacing_rate();
         if self.sack_mode() {
             // RFC 6675 §5 step (C): during loss recovery, while cwnd − pipe ≥ 1 SMSS, send
             // NextSeg(). Outside recovery the window limits FlightSize (RFC 5681), so
@@ -419,7 +446,7 @@ impl TcpSender {
                 if in_flight >= win {
                     break;
                 }
-                if self.paced_out(now) {
+                if self.paced_out(now, pacing) {
                     break;
                 }
                 // Lost segments are resent only in loss recovery (or after a timeout):
@@ -430,13 +457,13 @@ impl TcpSender {
                     self.sb.next_lost()
                 };
                 if let Some(seq) = lost {
-                    self.send_segment(now, seq, out);
+                    self.send_segment_paced(now, seq, pacing, out);
                     self.sb.on_retransmit(seq);
                 } else if self.app_has(self.sb.end())
                     && self.sb.end() < self.una + self.max_window_segs()
                 {
                     let seq = self.sb.end();
-                    self.send_segment(now, seq, out);
+                    self.send_segment_paced(now, seq, pacing, out);
                     self.nxt = self.sb.end();
                 } else {
                     break;
@@ -444,11 +471,11 @@ impl TcpSender {
             }
         } else {
             while self.nxt < self.una + win && self.app_has(self.nxt) {
-                if self.paced_out(now) {
+                if self.paced_out(now, pacing) {
                     break;
                 }
                 let seq = self.nxt;
-                self.send_segment(now, seq, out);
+                self.send_segment_paced(now, seq, pacing, out);
                 self.nxt += 1;
             }
         }
@@ -486,7 +513,7 @@ impl TcpSender {
         let mss = self.mss();
         let mut acked_bytes = 0;
         if ack > self.una {
-            acked_bytes = (self.una..ack).map(|s| self.payload(s)).sum::<u64>();
+            acked_bytes = self.payload_upto(ack) - self.payload_upto(self.una);
             let fresh = self.sb.ack_to(ack);
             self.delivered += fresh * mss;
             self.una = ack;
