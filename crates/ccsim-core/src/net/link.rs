@@ -60,7 +60,6 @@ struct FastPipe {
     /// Entries `[0, done)` of `ring` finished transmission by `cursor`.
     done: usize,
     cursor: SimTime,
-    held_packets: u64,
     held_bytes: u64,
     busy_until: SimTime,
     /// Packets to hand over at the far end, with their arrival times.
@@ -172,7 +171,6 @@ impl Link {
                 ring: Ring::with_capacity(64),
                 done: 0,
                 cursor: SimTime::ZERO,
-                held_packets: 0,
                 held_bytes: 0,
                 busy_until: SimTime::ZERO,
                 deliver: Ring::with_capacity(64),
@@ -269,39 +267,47 @@ impl Link {
     fn admission_occupancy(&mut self, now: SimTime, t: SimTime) -> Occupancy {
         match &mut self.pipe {
             Pipe::Fast(f) => {
+                // Counters are updated in locals and stored once: stores into fields that
+                // a following wider load reads back stall store forwarding.
+                let (mut held_bytes, mut done) = (f.held_bytes, f.done);
+                let (mut out_packets, mut out_bytes) = (0, 0);
                 // Forget packets that reached the far end (all finished transmitting).
                 while let Some(front) = f.ring.front() {
                     if front.arrive > now {
                         break;
                     }
-                    if f.done == 0 {
-                        f.held_packets -= 1;
-                        f.held_bytes -= front.size as u64;
-                        self.stats.packets_out += 1;
-                        self.stats.bytes_out += front.size as u64;
+                    if done == 0 {
+                        held_bytes -= front.size as u64;
+                        out_packets += 1;
+                        out_bytes += front.size as u64;
                     } else {
-                        f.done -= 1;
+                        done -= 1;
                     }
                     f.ring.pop_front();
                 }
                 while f.late_drops.front().is_some_and(|&(td, _, _)| td <= now) {
                     f.late_drops.pop_front();
                 }
-                f.cursor = f.cursor.max(t);
-                while f.done < f.ring.len() {
-                    let e = *f.ring.get(f.done);
-                    if e.finish > f.cursor {
+                let cursor = f.cursor.max(t);
+                while done < f.ring.len() {
+                    let e = *f.ring.get(done);
+                    if e.finish > cursor {
                         break;
                     }
-                    f.held_packets -= 1;
-                    f.held_bytes -= e.size as u64;
-                    self.stats.packets_out += 1;
-                    self.stats.bytes_out += e.size as u64;
-                    f.done += 1;
+                    held_bytes -= e.size as u64;
+                    out_packets += 1;
+                    out_bytes += e.size as u64;
+                    done += 1;
                 }
+                f.cursor = cursor;
+                f.held_bytes = held_bytes;
+                f.done = done;
+                self.stats.packets_out += out_packets;
+                self.stats.bytes_out += out_bytes;
                 Occupancy {
-                    packets: f.held_packets,
-                    bytes: f.held_bytes,
+                    // Entries not yet done are held (queued or in transmission).
+                    packets: (f.ring.len() - done) as u64,
+                    bytes: held_bytes,
                     idle_since: f.busy_until,
                 }
             }
@@ -390,7 +396,6 @@ impl Link {
                 let finish = start + tx;
                 let arrive = finish + self.delay;
                 f.busy_until = finish;
-                f.held_packets += 1;
                 f.held_bytes += pkt.size as u64;
                 f.ring.push_back(Slot {
                     enter: at,
