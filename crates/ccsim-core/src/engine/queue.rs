@@ -204,7 +204,7 @@ impl EventQueue {
     }
 
     /// Put `key` at position `i` and move it down to its place.
-    #[inline]
+    #[inline(always)]
     fn sift_down(&mut self, mut i: usize, key: u128) {
         let h = &mut self.heap[..];
         loop {
