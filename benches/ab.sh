@@ -30,19 +30,20 @@ for _ in $(seq "$rounds"); do
       echo "$side $s $("$work/bench-$side" --child "$s" | cut -d' ' -f1)"
     done
   done
-done | python3 -c '
+done > "$work/times"
+python3 - "$1" "$2" "$work/times" <<'PY'
 import statistics as st, sys
-a, b = sys.argv[1:3]
+a, b, path = sys.argv[1:4]
 runs = {}
-for line in sys.stdin:
+for line in open(path):
     side, scen, t = line.split()
     runs.setdefault((scen, side), []).append(float(t))
-print(f"{\"scenario\":<16}{\"revision\":<14}{\"median s\":>10}{\"min s\":>9}{\"max s\":>9}")
+print(f"{'scenario':<16}{'revision':<14}{'median s':>10}{'min s':>9}{'max s':>9}")
 for scen in ("dumbbell-16", "dumbbell-64-1g"):
     med = {}
     for side, rev in (("a", a), ("b", b)):
         v = runs[(scen, side)]
         med[side] = st.median(v)
         print(f"{scen:<16}{rev[:12]:<14}{med[side]:>10.4f}{min(v):>9.4f}{max(v):>9.4f}")
-    print(f"{scen:<16}{\"B / A\":<14}{med[\"b\"] / med[\"a\"]:>10.3f}")
-' "$1" "$2"
+    print(f"{scen:<16}{'B / A':<14}{med['b'] / med['a']:>10.3f}")
+PY
