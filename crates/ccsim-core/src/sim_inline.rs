@@ -1,0 +1,162 @@
+//! Inline endpoints (a child module of `sim`): a TCP endpoint that receives everything
+//! through one link and sends everything through a link nobody else feeds is run at the
+//! moment its last link accepts a packet for it, at the packet's future arrival time,
+//! instead of through an arrival event. This is chaining (see `net::link`) carried on into
+//! the endpoint, and it removes the arrival events at both ends of a connection, about
+//! half of all events in a dumbbell.
+//!
+//! Why the results stay those of the event-by-event order (the per-hop model, checked bit
+//! for bit by `tests/engine_invariants.rs`):
+//! - The endpoint's inputs are its packets, in its in-link's FIFO order, and its own
+//!   timers. Before a packet arriving at `a` is handled, every timer of the endpoint due
+//!   before `a` fires, in order; one due at `a` fires after it, as arrivals come before
+//!   timers within an instant. Its clock only moves forward.
+//! - Its outputs enter a link that only it feeds, offered at the time they are sent (a
+//!   future time, as on a chained link), so no other packet's admission is affected.
+//! - Nothing observes the endpoint between now and `a`: a packet is handled inline only if
+//!   `a` is before the horizon (the next time-series sample, the end of the run, the time
+//!   `run_until` was asked for), and only when no earlier packet for it waits in its
+//!   in-link's delivery ring. A queued wakeup that falls before the endpoint's clock is
+//!   stale (inline processing already fired what it was for) and is skipped.
+//! - With adaptive routing or link events chaining is off, and so is this.
+
+use std::collections::VecDeque;
+
+use super::Simulation;
+use crate::ids::{EndpointId, FlowId, LinkId};
+use crate::net::pinned::PinnedPaths;
+use crate::net::routing::ForwardingTable;
+use crate::packet::Packet;
+use crate::scenario::{Scenario, TransportSpec};
+use crate::units::SimTime;
+
+/// Packets to be handled inline: (endpoint, arrival time, packet), in the order their last
+/// link accepted them.
+pub(super) type InlineWork = VecDeque<(EndpointId, SimTime, Packet)>;
+
+/// What feeds a link: endpoints sending on it first, and upstream links.
+#[derive(Clone, Copy, PartialEq)]
+enum Feed {
+    Nothing,
+    Endpoint(EndpointId),
+    Many,
+}
+
+/// For each endpoint (flow `i`: sender `2i`, receiver `2i + 1`), the link it receives
+/// through if it can run inline: a TCP endpoint on one path whose first link is fed by
+/// nothing but itself.
+pub(super) fn inline_endpoints(
+    sc: &Scenario,
+    fwd: &ForwardingTable,
+    pinned: &PinnedPaths,
+) -> Vec<Option<LinkId>> {
+    let mut feed = vec![Feed::Nothing; sc.links.len()];
+    let mut note = |l: LinkId, from: Feed| {
+        let f = &mut feed[l.idx()];
+        *f = match (*f, from) {
+            (Feed::Nothing, e @ Feed::Endpoint(_)) => e,
+            (Feed::Endpoint(a), Feed::Endpoint(b)) if a == b => Feed::Endpoint(a),
+            _ => Feed::Many,
+        };
+    };
+    // Every route any packet can take, as chaining's analysis does (`chain_feeders`).
+    let mut route_ends = Vec::with_capacity(2 * sc.flows.len());
+    for (i, f) in sc.flows.iter().enumerate() {
+        let fid = FlowId(i as u32);
+        let (tx, rx) = (EndpointId(2 * i as u32), EndpointId(2 * i as u32 + 1));
+        let replies = !matches!(f.transport, TransportSpec::Udp(_));
+        let mut routes: Vec<(EndpointId, Vec<LinkId>)> = Vec::new();
+        routes.extend(fwd.path(&sc.links, f.from, f.to).map(|p| (tx, p)));
+        if replies {
+            routes.extend(fwd.path(&sc.links, f.to, f.from).map(|p| (rx, p)));
+        }
+        for k in 1..=f.paths.len() {
+            routes.push((tx, pinned.links(fid, k as u8, true)));
+            if replies {
+                routes.push((rx, pinned.links(fid, k as u8, false)));
+            }
+        }
+        for (ep, path) in &routes {
+            for (j, &l) in path.iter().enumerate() {
+                note(l, if j == 0 { Feed::Endpoint(*ep) } else { Feed::Many });
+            }
+        }
+        // The routes this flow's packets actually take (its only pinned path, else the
+        // table's), for the in- and out-links of its endpoints.
+        let (there, back) = match f.paths.len() {
+            0 => (
+                fwd.path(&sc.links, f.from, f.to),
+                fwd.path(&sc.links, f.to, f.from),
+            ),
+            1 => (
+                Some(pinned.links(fid, 1, true)),
+                Some(pinned.links(fid, 1, false)),
+            ),
+            _ => (None, None),
+        };
+        route_ends.push((f, there, back));
+    }
+    let mut out = vec![None; 2 * sc.flows.len()];
+    for (i, (f, there, back)) in route_ends.into_iter().enumerate() {
+        let TransportSpec::Tcp(t) = &f.transport else {
+            continue;
+        };
+        if t.select.is_some() {
+            continue; // MATCP picks a path per connection
+        }
+        let (Some(there), Some(back)) = (there, back) else {
+            continue;
+        };
+        let (tx, rx) = (EndpointId(2 * i as u32), EndpointId(2 * i as u32 + 1));
+        let owns = |l: Option<&LinkId>, ep| l.is_some_and(|l| feed[l.idx()] == Feed::Endpoint(ep));
+        if owns(there.first(), tx) {
+            out[tx.idx()] = back.last().copied();
+        }
+        if owns(back.first(), rx) {
+            out[rx.idx()] = there.last().copied();
+        }
+    }
+    out
+}
+
+impl Simulation {
+    /// Whether the packet that `link` delivers at `arrive` to its destination endpoint can
+    /// be handled inline (see the module notes).
+    #[inline]
+    pub(super) fn can_inline(&self, link: LinkId, arrive: SimTime, pkt: &Packet) -> bool {
+        let ep = pkt.dst_ep.idx();
+        arrive < self.horizon
+            && self.inline_in.get(ep).copied().flatten() == Some(link)
+            && !self.links[link.idx()].has_deliveries()
+    }
+
+    /// Handle the queued inline packets (and any they lead to), in order.
+    pub(super) fn drain_inline(&mut self, now: SimTime) {
+        while let Some((ep, at, pkt)) = self.inline_work.pop_front() {
+            self.fire_timers_before(now, ep, at);
+            self.delivered += 1;
+            self.endpoints[ep.idx()].on_packet(at, &pkt, &mut self.out);
+            self.ep_clock[ep.idx()] = at;
+            self.flush_at(now, at, ep);
+        }
+    }
+
+    /// Fire the endpoint's timers due before `t`, in order, each at its own time.
+    fn fire_timers_before(&mut self, now: SimTime, ep: EndpointId, t: SimTime) {
+        loop {
+            let due = self.endpoints[ep.idx()].next_wakeup();
+            if due >= t {
+                return;
+            }
+            debug_assert!(due >= self.ep_clock[ep.idx()], "an endpoint's clock went back");
+            self.endpoints[ep.idx()].on_timer(due, &mut self.out);
+            self.ep_clock[ep.idx()] = due;
+            self.flush_at(now, due, ep);
+            if self.endpoints[ep.idx()].next_wakeup() == due {
+                // A timer that does not move on would loop; leave it to the event queue.
+                debug_assert!(false, "a timer fired at {due:?} is still due");
+                return;
+            }
+        }
+    }
+}
