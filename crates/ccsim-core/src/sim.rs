@@ -38,6 +38,9 @@ use crate::units::{Rate, SimTime};
 #[path = "sim_results.rs"]
 mod sim_results;
 
+#[path = "sim_inline.rs"]
+mod sim_inline;
+
 struct FlowRuntime {
     sender: EndpointId,
     receiver: EndpointId,
@@ -64,6 +67,8 @@ pub struct Simulation {
     ep_pending: Vec<Vec<SimTime>>,
     flows: Vec<FlowRuntime>,
     out: Vec<Packet>,
+    /// Empty outboxes for nested flushes (see `flush_at`).
+    out_pool: Vec<Vec<Packet>>,
     created: u64,
     delivered: u64,
     dropped: DropCounts,
@@ -83,6 +88,20 @@ pub struct Simulation {
     subflow_rows: Vec<(usize, usize)>,
     /// MPTCP window reductions: time_s, flow (subflow row), cause, cwnd before and after.
     backoffs: Table,
+    /// Per endpoint: the link it receives through, if it runs inline (`sim_inline`).
+    inline_in: Vec<Option<LinkId>>,
+    /// Per endpoint: the time of the last packet or timer it handled.
+    ep_clock: Vec<SimTime>,
+    /// Packets accepted for inline endpoints while one was being run, not yet handled.
+    inline_work: sim_inline::InlineWork,
+    /// Whether an inline endpoint is being run (others then wait in `inline_work`).
+    inlining: bool,
+    /// Endpoint outboxes being forwarded (inline runs wait until the outermost is done).
+    flushing: u32,
+    /// Inline handling only for arrivals before this (next sample, end, `run_until` target).
+    horizon: SimTime,
+    /// When the next time-series sample is taken (`NEVER` without sampling).
+    next_sample: SimTime,
 }
 
 /// For each link, its only upstream link if the flows' static routes give it exactly one
@@ -208,6 +227,7 @@ impl Simulation {
         let mut links = links;
         // Chaining assumes a fixed upstream per link: not with adaptive routes or failures.
         let static_net = scenario.dv.is_none() && scenario.link_events.is_empty();
+        let mut inline_in = vec![None; 2 * scenario.flows.len()];
         if scenario.link_model == LinkModel::Fast && static_net {
             for (l, from) in chain_feeders(&scenario, &fwd, &pinned)
                 .into_iter()
@@ -215,6 +235,7 @@ impl Simulation {
             {
                 links[l].chained_from = from;
             }
+            inline_in = sim_inline::inline_endpoints(&scenario, &fwd, &pinned);
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
@@ -341,9 +362,12 @@ impl Simulation {
             scenario.trace.flows.clone(),
             scenario.trace.links.clone(),
         );
-        if sampler.enabled() {
+        let next_sample = if sampler.enabled() {
             events.push_timer(SimTime::ZERO, Event::Sample);
-        }
+            SimTime::ZERO
+        } else {
+            SimTime::NEVER
+        };
         let end = SimTime::ZERO + scenario.duration;
         let dv = scenario
             .dv
@@ -368,6 +392,7 @@ impl Simulation {
             ep_node,
             flows,
             out: Vec::with_capacity(64),
+            out_pool: vec![Vec::with_capacity(64)],
             created: 0,
             delivered: 0,
             dropped: DropCounts::default(),
@@ -381,6 +406,13 @@ impl Simulation {
             route_table: Table::with_columns(&ROUTE_COLUMNS),
             subflow_rows,
             backoffs: Table::with_columns(&BACKOFF_COLUMNS),
+            ep_clock: vec![SimTime::ZERO; inline_in.len()],
+            inline_in,
+            inline_work: Default::default(),
+            inlining: false,
+            flushing: 0,
+            horizon: SimTime::ZERO,
+            next_sample,
             scenario,
         };
         sim.reschedule_control();
@@ -415,6 +447,10 @@ impl Simulation {
     pub fn events_processed(&self) -> u64 {
         self.n_events
     }
+    /// How many endpoints run inline, without arrival events (see `sim_inline`).
+    pub fn inline_endpoints(&self) -> usize {
+        self.inline_in.iter().filter(|l| l.is_some()).count()
+    }
     /// An endpoint, for inspection (flow `i` has sender `2i` and receiver `2i + 1`).
     pub fn endpoint(&self, id: EndpointId) -> &Endpoint {
         &self.endpoints[id.idx()]
@@ -423,6 +459,7 @@ impl Simulation {
     /// Process every event up to and including `t` (capped at the end time).
     pub fn run_until(&mut self, t: SimTime) {
         let t = t.min(self.end);
+        self.horizon = t.min(self.next_sample);
         while let Some((now, ev)) = self.events.peek() {
             if now > t {
                 break;
@@ -447,6 +484,17 @@ impl Simulation {
                 Event::Wakeup(ep) => {
                     self.events.pop_top();
                     self.ep_pending[ep.idx()].pop();
+                    if now < self.ep_clock[ep.idx()] {
+                        // Stale: the endpoint ran inline past this time (`sim_inline`), and
+                        // fired every timer due before its clock.
+                        let due = self.endpoints[ep.idx()].next_wakeup();
+                        debug_assert!(due >= self.ep_clock[ep.idx()], "a timer was missed");
+                        if due > now {
+                            self.reschedule(ep);
+                            continue;
+                        }
+                    }
+                    self.ep_clock[ep.idx()] = now;
                     self.endpoints[ep.idx()].on_timer(now, &mut self.out);
                     self.flush(now, ep);
                 }
@@ -456,8 +504,9 @@ impl Simulation {
                     self.control(now);
                 }
                 Event::Sample => {
-                    self.events
-                        .replace_top_timer(now + self.sampler.interval, Event::Sample);
+                    self.next_sample = now + self.sampler.interval;
+                    self.horizon = t.min(self.next_sample);
+                    self.events.replace_top_timer(self.next_sample, Event::Sample);
                     self.sample(now);
                 }
             }
@@ -478,23 +527,25 @@ impl Simulation {
         if node == pkt.dst {
             self.delivered += 1;
             let ep = pkt.dst_ep;
+            self.ep_clock[ep.idx()] = now;
             self.endpoints[ep.idx()].on_packet(now, &pkt, &mut self.out);
             self.flush(now, ep);
         } else {
-            self.forward(now, node, pkt);
+            self.forward(now, now, node, pkt);
         }
     }
 
-    /// Send `pkt` from `node` at `now`. While the next link's only upstream is the link the
-    /// packet is on, offer it there at once at its future arrival time (`at`); the last
-    /// link delivers it with an event.
+    /// Send `pkt` from `node` at `at` (`now` is the current time; `at > now` when an inline
+    /// endpoint sends, see `sim_inline`). While the next link's only upstream is the link
+    /// the packet is on, offer it there at once at its future arrival time; the last link
+    /// delivers it with an event, or to an inline endpoint.
     #[inline]
-    fn forward(&mut self, now: SimTime, node: NodeId, pkt: Packet) {
+    fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: Packet) {
         let Some(mut l) = self.next_link(node, &pkt) else {
             self.drop_packet(&pkt, DropCause::NoRoute);
             return;
         };
-        let mut at = now;
+        let mut at = at;
         loop {
             let link = &mut self.links[l.idx()];
             match link.offer(now, at, &pkt, &mut self.events) {
@@ -517,6 +568,9 @@ impl Simulation {
                                 continue;
                             }
                         }
+                    } else if v == pkt.dst && self.can_inline(l, arrive, &pkt) {
+                        self.run_inline(now, arrive, pkt);
+                        return;
                     }
                     self.links[l.idx()].deliver_at(arrive, pkt, &mut self.events);
                     return;
@@ -635,18 +689,33 @@ impl Simulation {
     /// Put the endpoint's outbox on the network and update its wakeup.
     #[inline]
     fn flush(&mut self, now: SimTime, ep: EndpointId) {
+        self.flush_at(now, now, ep);
+    }
+
+    /// `flush` for packets sent at `at` (later than `now` for an inline endpoint).
+    #[inline]
+    fn flush_at(&mut self, now: SimTime, at: SimTime, ep: EndpointId) {
         if !self.out.is_empty() {
             let node = self.ep_node[ep.idx()];
             let stamp = self.ep_path[ep.idx()];
-            let mut out = std::mem::take(&mut self.out);
+            // While these are forwarded, an inline endpoint may run and fill `self.out`:
+            // give it an empty buffer from the pool (no allocation once the pool is warm).
+            let spare = self.out_pool.pop().unwrap_or_default();
+            let mut out = std::mem::replace(&mut self.out, spare);
+            self.flushing += 1;
             for mut pkt in out.drain(..) {
                 self.created += 1;
                 if pkt.path == 0 {
                     pkt.path = stamp;
                 }
-                self.forward(now, node, pkt);
+                self.forward(now, at, node, pkt);
             }
-            self.out = out;
+            self.flushing -= 1;
+            let spare = std::mem::replace(&mut self.out, out);
+            self.out_pool.push(spare);
+            if self.flushing == 0 && !self.inlining && !self.inline_work.is_empty() {
+                self.drain_inline(now);
+            }
         }
         self.reschedule(ep);
     }

@@ -18,6 +18,9 @@
 //!   `run_until` was asked for), and only when no earlier packet for it waits in its
 //!   in-link's delivery ring. A queued wakeup that falls before the endpoint's clock is
 //!   stale (inline processing already fired what it was for) and is skipped.
+//! - An endpoint is never run while an outbox is being forwarded (packets sent before must
+//!   reach their links first), nor from inside another inline run: it then waits in a
+//!   small queue kept in time order, run as soon as the outermost flush or run is done.
 //! - With adaptive routing or link events chaining is off, and so is this.
 
 use std::collections::VecDeque;
@@ -130,15 +133,46 @@ impl Simulation {
             && !self.links[link.idx()].has_deliveries()
     }
 
-    /// Handle the queued inline packets (and any they lead to), in order.
-    pub(super) fn drain_inline(&mut self, now: SimTime) {
-        while let Some((ep, at, pkt)) = self.inline_work.pop_front() {
-            self.fire_timers_before(now, ep, at);
-            self.delivered += 1;
-            self.endpoints[ep.idx()].on_packet(at, &pkt, &mut self.out);
-            self.ep_clock[ep.idx()] = at;
-            self.flush_at(now, at, ep);
+    /// Run `pkt`'s destination endpoint on it at `at`. While an endpoint's outbox is being
+    /// forwarded, or another inline endpoint runs, the packet waits in a queue instead: an
+    /// endpoint must not run ahead while packets sent before (by anyone) are still being
+    /// put on the links, and two inline endpoints facing each other across one link must
+    /// not recurse.
+    #[inline]
+    pub(super) fn run_inline(&mut self, now: SimTime, at: SimTime, pkt: Packet) {
+        if self.inlining || self.flushing > 0 {
+            // In time order (ties in arrival order), as the event queue would take them.
+            let i = self.inline_work.partition_point(|w| w.1 <= at);
+            self.inline_work.insert(i, (pkt.dst_ep, at, pkt));
+            return;
         }
+        debug_assert!(self.inline_work.is_empty(), "queued inline work left behind");
+        self.inlining = true;
+        self.handle_inline(now, pkt.dst_ep, at, &pkt);
+        self.drain_queue(now);
+        self.inlining = false;
+    }
+
+    /// Run the queued inline packets (after the outermost flush).
+    pub(super) fn drain_inline(&mut self, now: SimTime) {
+        self.inlining = true;
+        self.drain_queue(now);
+        self.inlining = false;
+    }
+
+    fn drain_queue(&mut self, now: SimTime) {
+        while let Some((ep, at, pkt)) = self.inline_work.pop_front() {
+            self.handle_inline(now, ep, at, &pkt);
+        }
+    }
+
+    #[inline]
+    fn handle_inline(&mut self, now: SimTime, ep: EndpointId, at: SimTime, pkt: &Packet) {
+        self.fire_timers_before(now, ep, at);
+        self.delivered += 1;
+        self.endpoints[ep.idx()].on_packet(at, pkt, &mut self.out);
+        self.ep_clock[ep.idx()] = at;
+        self.flush_at(now, at, ep);
     }
 
     /// Fire the endpoint's timers due before `t`, in order, each at its own time.

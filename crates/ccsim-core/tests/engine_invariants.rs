@@ -5,7 +5,7 @@ mod common;
 
 use ccsim_core::results::RunResult;
 use ccsim_core::scenario::*;
-use ccsim_core::units::Dur;
+use ccsim_core::units::{Bytes, Dur};
 use ccsim_core::Simulation;
 use common::*;
 
@@ -32,6 +32,8 @@ fn scenarios() -> Vec<(String, Scenario)> {
         dumbbell(16, 1000.0, 100.0, 333, 5.0, RecoverySpec::Sack, 0.5),
     ));
     out.push(("lossy-mix".into(), lossy_mix()));
+    out.push(("lossy-dumbbell".into(), lossy_dumbbell()));
+    out.push(("direct-link".into(), direct_link()));
     out.push(("pinned-diamond".into(), pinned_diamond()));
     out
 }
@@ -54,6 +56,71 @@ fn pinned_diamond() -> Scenario {
     let u = net.udp("udp", "a", "d", 2.0, 500, 0.2);
     net.pin(u, &["a", "b", "d"]);
     let _ = short;
+    net.trace_all()
+}
+
+/// A dumbbell whose endpoints all run inline (each on its own host), with random loss both
+/// ways, RED, every recovery flavour, an on/off source, a finite transfer ending in a short
+/// segment, no delayed ACKs on one flow and a window cap on another: timers of every kind
+/// fire between the packets an inline endpoint handles.
+fn lossy_dumbbell() -> Scenario {
+    let mut net = Net::new(12.0, 17);
+    let red = QueueSpec::Red(RedSpec {
+        limit: 40,
+        ..RedSpec::default()
+    });
+    net.link("r1", "r2", 8.0, 15.0, red, LossSpec::Bernoulli(0.01));
+    let q = QueueSpec::DropTail {
+        limit: QueueLimit::Packets(40),
+    };
+    net.link("r2", "r1", 8.0, 15.0, q, LossSpec::Bernoulli(0.005));
+    for (i, rec) in [
+        RecoverySpec::Reno,
+        RecoverySpec::NewReno,
+        RecoverySpec::Sack,
+        RecoverySpec::Sack1,
+        RecoverySpec::Fack,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (s, d) = (format!("s{i}"), format!("d{i}"));
+        net.duplex(&s, "r1", 100.0, 1.0 + i as f64, 50);
+        net.duplex("r2", &d, 100.0, 2.0, 50);
+        let mut t = tcp(rec);
+        match i {
+            0 => {
+                t.app = TcpApp::Bulk {
+                    size: Some(Bytes(700_001)),
+                    start: between(0.0, 0.5),
+                }
+            }
+            1 => {
+                t.app = TcpApp::OnOff {
+                    on_mean: Dur::from_secs(2),
+                    off_mean: Dur::from_secs(1),
+                    start: between(0.0, 1.0),
+                }
+            }
+            2 => t.delayed_ack = None,
+            3 => t.max_window = Some(12),
+            _ => {}
+        }
+        net.flow(&format!("t{i}"), &s, &d, t);
+    }
+    net.trace_all()
+}
+
+/// Two hosts on one lossy link, no router between them: each inline endpoint's packets
+/// reach the other without an event (runs queue behind each other, no recursion).
+fn direct_link() -> Scenario {
+    let mut net = Net::new(6.0, 23);
+    let q = || QueueSpec::DropTail {
+        limit: QueueLimit::Packets(20),
+    };
+    net.link("a", "b", 5.0, 4.0, q(), LossSpec::Bernoulli(0.01));
+    net.link("b", "a", 5.0, 4.0, q(), LossSpec::Bernoulli(0.01));
+    net.flow("direct", "a", "b", tcp(RecoverySpec::Sack));
     net.trace_all()
 }
 
@@ -207,6 +274,56 @@ fn fast_link_model_matches_the_per_hop_model_counter_for_counter() {
             "{name}: fast and per-hop models differ"
         );
     }
+}
+
+#[test]
+fn inline_endpoints_match_the_per_hop_model_with_and_without_sampling() {
+    // Inline endpoints stop at the next sample: with no sampling they run furthest ahead,
+    // with an odd short interval they often stop just short of it.
+    for (name, sc) in [
+        (
+            "dumbbell-16",
+            dumbbell(16, 1000.0, 100.0, 333, 5.0, RecoverySpec::Sack, 0.5),
+        ),
+        ("lossy-dumbbell", lossy_dumbbell()),
+        ("direct-link", direct_link()),
+    ] {
+        assert!(
+            Simulation::new(sc.clone()).unwrap().inline_endpoints() == 2 * sc.flows.len(),
+            "{name}: every endpoint should run inline"
+        );
+        for interval in [Dur(0), Dur(7_654_321)] {
+            let mut fast = sc.clone();
+            fast.trace.interval = interval;
+            let mut slow = fast.clone();
+            slow.link_model = LinkModel::PerHop;
+            let (a, b) = (run(&fast), run(&slow));
+            let strip = |r: &RunResult| {
+                let mut r = r.clone();
+                r.events = 0;
+                fingerprint(&r)
+            };
+            assert!(a.conservation.holds(), "{name}: {:?}", a.conservation);
+            assert_eq!(strip(&a), strip(&b), "{name}, sampling every {interval}");
+        }
+    }
+}
+
+#[test]
+fn running_in_steps_gives_the_same_results_as_one_run() {
+    // `run_until` may stop anywhere (the CLI's progress line, the Python API); inline
+    // endpoints must not have run past the stop.
+    let sc = lossy_dumbbell();
+    let whole = run(&sc);
+    let mut sim = Simulation::new(sc.clone()).unwrap();
+    let mut t = 0u64;
+    while t < sc.duration.0 {
+        t += 123_456_789;
+        sim.run_until(ccsim_core::units::SimTime(t));
+    }
+    let mut stepped = sim.finish();
+    stepped.events = whole.events;
+    assert_eq!(fingerprint(&stepped), fingerprint(&whole));
 }
 
 #[test]

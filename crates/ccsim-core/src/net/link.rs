@@ -431,6 +431,12 @@ impl Link {
         }
     }
 
+    /// Whether packets wait in the delivery ring (fast model).
+    #[inline]
+    pub fn has_deliveries(&self) -> bool {
+        matches!(&self.pipe, Pipe::Fast(f) if !f.deliver.is_empty())
+    }
+
     /// (Per-hop model.) The transmission in progress ends at `now`.
     pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
         if let Pipe::PerHop(p) = &mut self.pipe {
