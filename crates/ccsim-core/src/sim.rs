@@ -92,6 +92,9 @@ pub struct Simulation {
     inline_in: Vec<Option<LinkId>>,
     /// Per endpoint: the time of the last packet or timer it handled.
     ep_clock: Vec<SimTime>,
+    /// Per endpoint: its next wakeup as of its last `reschedule` (every call into an
+    /// endpoint ends with one).
+    ep_due: Vec<SimTime>,
     /// Packets accepted for inline endpoints while one was being run, not yet handled.
     inline_work: sim_inline::InlineWork,
     /// Whether an inline endpoint is being run (others then wait in `inline_work`).
@@ -407,6 +410,7 @@ impl Simulation {
             subflow_rows,
             backoffs: Table::with_columns(&BACKOFF_COLUMNS),
             ep_clock: vec![SimTime::ZERO; inline_in.len()],
+            ep_due: vec![SimTime::NEVER; inline_in.len()],
             inline_in,
             inline_work: Default::default(),
             inlining: false,
@@ -713,9 +717,12 @@ impl Simulation {
             self.flushing -= 1;
             let spare = std::mem::replace(&mut self.out, out);
             self.out_pool.push(spare);
+            // The endpoint's wakeup first: a queued inline run may be its own.
+            self.reschedule(ep);
             if self.flushing == 0 && !self.inlining && !self.inline_work.is_empty() {
                 self.drain_inline(now);
             }
+            return;
         }
         self.reschedule(ep);
     }
@@ -723,6 +730,7 @@ impl Simulation {
     #[inline]
     fn reschedule(&mut self, ep: EndpointId) {
         let d = self.endpoints[ep.idx()].next_wakeup();
+        self.ep_due[ep.idx()] = d;
         if d == SimTime::NEVER {
             return;
         }

@@ -178,7 +178,8 @@ impl Simulation {
     /// Fire the endpoint's timers due before `t`, in order, each at its own time.
     fn fire_timers_before(&mut self, now: SimTime, ep: EndpointId, t: SimTime) {
         loop {
-            let due = self.endpoints[ep.idx()].next_wakeup();
+            let due = self.ep_due[ep.idx()];
+            debug_assert_eq!(due, self.endpoints[ep.idx()].next_wakeup());
             if due >= t {
                 return;
             }
@@ -186,7 +187,7 @@ impl Simulation {
             self.endpoints[ep.idx()].on_timer(due, &mut self.out);
             self.ep_clock[ep.idx()] = due;
             self.flush_at(now, due, ep);
-            if self.endpoints[ep.idx()].next_wakeup() == due {
+            if self.ep_due[ep.idx()] == due {
                 // A timer that does not move on would loop; leave it to the event queue.
                 debug_assert!(false, "a timer fired at {due:?} is still due");
                 return;
