@@ -160,7 +160,11 @@ def test_chunked_run_matches_a_single_finish(scenario_file):
     sc = ccsim.load(scenario_file)
     one = ccsim._core.Simulation(sc.to_json(), sc.source).finish()
     chunked = ccsim.run(sc, progress=False)
-    assert json.loads(one.summary_json()) == chunked.summary
+    # Every result is the same; only the engine's event count may differ, because inline
+    # endpoints stop at each pause and the packets straddling it take an event instead.
+    whole = json.loads(one.summary_json())
+    assert whole.pop("events") <= chunked.summary["events"]
+    assert whole == {k: v for k, v in chunked.summary.items() if k != "events"}
     assert one.table("flows") == chunked._raw.table("flows")
 
 
