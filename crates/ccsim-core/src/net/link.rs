@@ -271,19 +271,23 @@ impl Link {
                 // a following wider load reads back stall store forwarding.
                 let (mut held_bytes, mut done) = (f.held_bytes, f.done);
                 let (mut out_packets, mut out_bytes) = (0, 0);
-                // Forget packets that reached the far end (all finished transmitting).
-                while let Some(front) = f.ring.front() {
-                    if front.arrive > now {
-                        break;
+                // Forget packets that reached the far end (all finished transmitting), in a
+                // batch once the ring is full: a sequential sweep over old slots instead
+                // of one cache miss per offer, and the next pushes reuse the swept lines.
+                if f.ring.len() == f.ring.capacity() {
+                    while let Some(front) = f.ring.front() {
+                        if front.arrive > now {
+                            break;
+                        }
+                        if done == 0 {
+                            held_bytes -= front.size as u64;
+                            out_packets += 1;
+                            out_bytes += front.size as u64;
+                        } else {
+                            done -= 1;
+                        }
+                        f.ring.pop_front();
                     }
-                    if done == 0 {
-                        held_bytes -= front.size as u64;
-                        out_packets += 1;
-                        out_bytes += front.size as u64;
-                    } else {
-                        done -= 1;
-                    }
-                    f.ring.pop_front();
                 }
                 while f.late_drops.front().is_some_and(|&(td, _, _)| td <= now) {
                     f.late_drops.pop_front();

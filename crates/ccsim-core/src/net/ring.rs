@@ -31,6 +31,12 @@ impl<T: Copy + Default> Ring<T> {
         self.len
     }
 
+    /// Items it holds before it must grow.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
     /// Whether the ring is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
