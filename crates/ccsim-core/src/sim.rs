@@ -510,7 +510,8 @@ impl Simulation {
                 Event::Sample => {
                     self.next_sample = now + self.sampler.interval;
                     self.horizon = t.min(self.next_sample);
-                    self.events.replace_top_timer(self.next_sample, Event::Sample);
+                    self.events
+                        .replace_top_timer(self.next_sample, Event::Sample);
                     self.sample(now);
                 }
             }
@@ -717,14 +718,12 @@ impl Simulation {
             self.flushing -= 1;
             let spare = std::mem::replace(&mut self.out, out);
             self.out_pool.push(spare);
-            // The endpoint's wakeup first: a queued inline run may be its own.
-            self.reschedule(ep);
-            if self.flushing == 0 && !self.inlining && !self.inline_work.is_empty() {
-                self.drain_inline(now);
-            }
-            return;
         }
+        // The endpoint's wakeup before the inline runs its packets queued: one may be its own.
         self.reschedule(ep);
+        if self.flushing == 0 && !self.inlining && !self.inline_work.is_empty() {
+            self.drain_inline(now);
+        }
     }
 
     #[inline]

@@ -81,7 +81,12 @@ pub(super) fn inline_endpoints(
         }
         for (ep, path) in &routes {
             for (j, &l) in path.iter().enumerate() {
-                note(l, if j == 0 { Feed::Endpoint(*ep) } else { Feed::Many });
+                let from = if j == 0 {
+                    Feed::Endpoint(*ep)
+                } else {
+                    Feed::Many
+                };
+                note(l, from);
             }
         }
         // The routes this flow's packets actually take (its only pinned path, else the
@@ -146,7 +151,10 @@ impl Simulation {
             self.inline_work.insert(i, (pkt.dst_ep, at, pkt));
             return;
         }
-        debug_assert!(self.inline_work.is_empty(), "queued inline work left behind");
+        debug_assert!(
+            self.inline_work.is_empty(),
+            "queued inline work left behind"
+        );
         self.inlining = true;
         self.handle_inline(now, pkt.dst_ep, at, &pkt);
         self.drain_queue(now);
@@ -183,7 +191,10 @@ impl Simulation {
             if due >= t {
                 return;
             }
-            debug_assert!(due >= self.ep_clock[ep.idx()], "an endpoint's clock went back");
+            debug_assert!(
+                due >= self.ep_clock[ep.idx()],
+                "an endpoint's clock went back"
+            );
             self.endpoints[ep.idx()].on_timer(due, &mut self.out);
             self.ep_clock[ep.idx()] = due;
             self.flush_at(now, due, ep);

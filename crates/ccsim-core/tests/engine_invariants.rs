@@ -208,6 +208,13 @@ fn fingerprint(r: &RunResult) -> String {
     s
 }
 
+/// `fingerprint` without the event count, which differs between link models by design.
+fn results_fingerprint(r: &RunResult) -> String {
+    let mut r = r.clone();
+    r.events = 0;
+    fingerprint(&r)
+}
+
 #[test]
 fn every_packet_is_delivered_dropped_or_in_flight() {
     for (name, sc) in scenarios() {
@@ -263,14 +270,9 @@ fn fast_link_model_matches_the_per_hop_model_counter_for_counter() {
         let (a, b) = (run(&fast), run(&slow));
         // Per-hop processes extra transmission-end events; everything else is identical.
         assert!(b.events > a.events, "{name}");
-        let strip = |r: &RunResult| {
-            let mut r = r.clone();
-            r.events = 0;
-            fingerprint(&r)
-        };
         assert_eq!(
-            strip(&a),
-            strip(&b),
+            results_fingerprint(&a),
+            results_fingerprint(&b),
             "{name}: fast and per-hop models differ"
         );
     }
@@ -298,13 +300,12 @@ fn inline_endpoints_match_the_per_hop_model_with_and_without_sampling() {
             let mut slow = fast.clone();
             slow.link_model = LinkModel::PerHop;
             let (a, b) = (run(&fast), run(&slow));
-            let strip = |r: &RunResult| {
-                let mut r = r.clone();
-                r.events = 0;
-                fingerprint(&r)
-            };
             assert!(a.conservation.holds(), "{name}: {:?}", a.conservation);
-            assert_eq!(strip(&a), strip(&b), "{name}, sampling every {interval}");
+            assert_eq!(
+                results_fingerprint(&a),
+                results_fingerprint(&b),
+                "{name}, sampling every {interval}"
+            );
         }
     }
 }
@@ -380,13 +381,12 @@ fn fast_and_per_hop_agree_at_arbitrary_end_times_with_drops_on_chained_links() {
         let mut slow = fast.clone();
         slow.link_model = LinkModel::PerHop;
         let (a, b) = (run(&fast), run(&slow));
-        let strip = |r: &RunResult| {
-            let mut r = r.clone();
-            r.events = 0;
-            fingerprint(&r)
-        };
         assert!(a.conservation.holds(), "{:?}", a.conservation);
-        assert_eq!(strip(&a), strip(&b), "end {end_ns} ns");
+        assert_eq!(
+            results_fingerprint(&a),
+            results_fingerprint(&b),
+            "end {end_ns} ns"
+        );
         // Chaining removes the router events behind the bottleneck: the fast model needs
         // well under the per-hop model's events (which has two per hop).
         assert!(
