@@ -67,8 +67,6 @@ pub struct Simulation {
     ep_pending: Vec<Vec<SimTime>>,
     flows: Vec<FlowRuntime>,
     out: Vec<Packet>,
-    /// Empty outboxes for nested flushes (see `flush_at`).
-    out_pool: Vec<Vec<Packet>>,
     created: u64,
     delivered: u64,
     dropped: DropCounts,
@@ -395,7 +393,6 @@ impl Simulation {
             ep_node,
             flows,
             out: Vec::with_capacity(64),
-            out_pool: vec![Vec::with_capacity(64)],
             created: 0,
             delivered: 0,
             dropped: DropCounts::default(),
@@ -703,10 +700,9 @@ impl Simulation {
         if !self.out.is_empty() {
             let node = self.ep_node[ep.idx()];
             let stamp = self.ep_path[ep.idx()];
-            // While these are forwarded, an inline endpoint may run and fill `self.out`:
-            // give it an empty buffer from the pool (no allocation once the pool is warm).
-            let spare = self.out_pool.pop().unwrap_or_default();
-            let mut out = std::mem::replace(&mut self.out, spare);
+            // No endpoint runs while these are forwarded (inline runs wait for the end of
+            // the outermost flush), so nothing writes to `self.out` meanwhile.
+            let mut out = std::mem::take(&mut self.out);
             self.flushing += 1;
             for mut pkt in out.drain(..) {
                 self.created += 1;
@@ -716,8 +712,8 @@ impl Simulation {
                 self.forward(now, at, node, pkt);
             }
             self.flushing -= 1;
-            let spare = std::mem::replace(&mut self.out, out);
-            self.out_pool.push(spare);
+            debug_assert!(self.out.is_empty(), "an endpoint ran during a flush");
+            self.out = out;
         }
         // The endpoint's wakeup before the inline runs its packets queued: one may be its own.
         self.reschedule(ep);
