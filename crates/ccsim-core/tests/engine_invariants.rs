@@ -59,6 +59,15 @@ fn pinned_diamond() -> Scenario {
     net.trace_all()
 }
 
+/// Every loss-recovery variant.
+const RECOVERIES: [RecoverySpec; 5] = [
+    RecoverySpec::Reno,
+    RecoverySpec::NewReno,
+    RecoverySpec::Sack,
+    RecoverySpec::Sack1,
+    RecoverySpec::Fack,
+];
+
 /// A dumbbell whose endpoints all run inline (each on its own host), with random loss both
 /// ways, RED, every recovery flavour, an on/off source, a finite transfer ending in a short
 /// segment, no delayed ACKs on one flow and a window cap on another: timers of every kind
@@ -74,16 +83,7 @@ fn lossy_dumbbell() -> Scenario {
         limit: QueueLimit::Packets(40),
     };
     net.link("r2", "r1", 8.0, 15.0, q, LossSpec::Bernoulli(0.005));
-    for (i, rec) in [
-        RecoverySpec::Reno,
-        RecoverySpec::NewReno,
-        RecoverySpec::Sack,
-        RecoverySpec::Sack1,
-        RecoverySpec::Fack,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, rec) in RECOVERIES.into_iter().enumerate() {
         let (s, d) = (format!("s{i}"), format!("d{i}"));
         net.duplex(&s, "r1", 100.0, 1.0 + i as f64, 50);
         net.duplex("r2", &d, 100.0, 2.0, 50);
@@ -145,16 +145,7 @@ fn lossy_mix() -> Scenario {
         LossSpec::Bernoulli(0.01),
     );
     net.duplex("r2", "c", 100.0, 1.0, 50);
-    for (i, rec) in [
-        RecoverySpec::Reno,
-        RecoverySpec::NewReno,
-        RecoverySpec::Sack,
-        RecoverySpec::Sack1,
-        RecoverySpec::Fack,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, rec) in RECOVERIES.into_iter().enumerate() {
         let mut t = tcp(rec);
         if i == 3 {
             t.app = TcpApp::OnOff {
