@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ccsim.experiments import Claim, Experiment, Figure, load_table
+from ccsim.experiments._plot import plt as _plt
+from ccsim.experiments._plot import save as _save
 from ccsim.sweep import Plan
 
 if TYPE_CHECKING:
@@ -209,7 +211,7 @@ def milestones(df: pd.DataFrame, variant: str = "paper") -> dict[str, float]:
 # ---------------------------------------------------------------------------- figures
 
 def fig2(df: pd.DataFrame, out: Path) -> Path:
-    import matplotlib.pyplot as plt
+    plt = _plt()
 
     rs = _select(df, "route_series", "paper")
     fig, axes = plt.subplots(2, 2, figsize=(11, 6.5), sharex=True)
@@ -229,15 +231,11 @@ def fig2(df: pd.DataFrame, out: Path) -> Path:
             ax.legend(fontsize=8)
             ax.grid(alpha=0.3)
     fig.suptitle("Split ratios and prices for destination 4 (paper Fig. 2)")
-    fig.tight_layout()
-    path = out / "fig2_splits_prices.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out, "fig2_splits_prices.png")
 
 
 def fig3(df: pd.DataFrame, out: Path) -> Path:
-    import matplotlib.pyplot as plt
+    plt = _plt()
 
     ls = _select(df, "link_series", "paper")
     fs = _select(df, "flow_series", "paper")
@@ -259,15 +257,11 @@ def fig3(df: pd.DataFrame, out: Path) -> Path:
     b.legend(fontsize=8)
     b.grid(alpha=0.3)
     fig.suptitle("Bottleneck queueing delays and source rates (paper Fig. 3)")
-    fig.tight_layout()
-    path = out / "fig3_delays_rates.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out, "fig3_delays_rates.png")
 
 
 def fig_optimum(df: pd.DataFrame, out: Path) -> Path:
-    import matplotlib.pyplot as plt
+    plt = _plt()
 
     kinds = ("paper",) + LARGE
     fig, axes = plt.subplots(1, len(kinds), figsize=(13, 3.6))
@@ -283,11 +277,7 @@ def fig_optimum(df: pd.DataFrame, out: Path) -> Path:
         ax.set_ylabel("packets/s")
     axes[0].legend(fontsize=8)
     fig.suptitle("Equilibrium rates: simulation against the optimum")
-    fig.tight_layout()
-    path = out / "fig_optimum.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out, "fig_optimum.png")
 
 
 # ---------------------------------------------------------------------------- claims

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ccsim.experiments import Claim, Experiment, Figure, jain, load_table
 from ccsim.experiments._plot import plt as _plt
+from ccsim.experiments._plot import save as _save
 from ccsim.scenario import dumbbell
 from ccsim.sweep import Plan
 
@@ -145,11 +146,7 @@ def fig_utilisation(df: pd.DataFrame, out_dir: Path) -> Path:
     ax.set(ylabel="steady-state goodput / capacity (%)", xlabel="loss recovery", title="One Reno flow, 10 Mb/s, 100 ms, 1-BDP buffer")
     ax.legend(loc="lower right", fontsize="small")
     ax.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()
-    path = Path(out_dir) / "utilisation.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out_dir, "utilisation.png")
 
 
 def fig_cwnd(df: pd.DataFrame, out_dir: Path) -> Path:
@@ -166,11 +163,7 @@ def fig_cwnd(df: pd.DataFrame, out_dir: Path) -> Path:
     ax.set_ylim(0, 260)
     ax.legend(fontsize="small", loc="upper right")
     ax.grid(True, alpha=0.3)
-    fig.tight_layout()
-    path = Path(out_dir) / "cwnd.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out_dir, "cwnd.png")
 
 
 def fig_fairness(df: pd.DataFrame, out_dir: Path) -> Path:
@@ -186,11 +179,7 @@ def fig_fairness(df: pd.DataFrame, out_dir: Path) -> Path:
     ax.set(xlabel="number of flows N", ylabel="Jain's fairness index", title="N identical Reno/SACK flows, 100 Mb/s dumbbell")
     ax.legend(loc="lower right", fontsize="small")
     ax.grid(True, alpha=0.3)
-    fig.tight_layout()
-    path = Path(out_dir) / "fairness.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out_dir, "fairness.png")
 
 
 def fig_shares(df: pd.DataFrame, out_dir: Path) -> Path:
@@ -204,11 +193,7 @@ def fig_shares(df: pd.DataFrame, out_dir: Path) -> Path:
     ax.axhline(1.0, color="0.5", ls=":")
     ax.set(xlabel="number of flows N", ylabel="goodput / fair share", title="Per-flow goodput relative to the fair share")
     ax.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()
-    path = Path(out_dir) / "shares.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out_dir, "shares.png")
 
 
 EXPERIMENT = Experiment(

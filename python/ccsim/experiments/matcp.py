@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ccsim.experiments import Claim, Experiment, Figure, load_table
 from ccsim.experiments._plot import plt as _plt
+from ccsim.experiments._plot import save as _save
 from ccsim.scenario import Scenario
 from ccsim.sweep import Plan
 
@@ -386,12 +387,8 @@ def _figure(df: pd.DataFrame, part: str, xlabel: str, title: str, out_dir: Path,
         ax.grid(alpha=0.3)
         ax.legend(fontsize="x-small")
     fig.suptitle(title, fontsize="medium")
-    fig.tight_layout()
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / name
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, out_dir, name)
 
 
 def fig2(df: pd.DataFrame, out_dir: Path) -> Path:
