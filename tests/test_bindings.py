@@ -99,3 +99,26 @@ def test_run_until_releases_the_gil():
         pytest.skip(f"the run took {wall:.3f} s, too short to tell")
     # Holding the GIL for the whole call would leave the counter (nearly) still.
     assert during > 10_000, (during, wall)
+
+
+@pytest.mark.needs_core
+def test_two_threads_give_the_same_results_as_one():
+    sc = ccsim.dumbbell(n_flows=4, duration="3s", trace_interval="50ms", queue_packets=40)
+    one = ccsim.run(sc, progress=False)
+    two = ccsim.run(sc, progress=False, threads=2)
+    assert two.summary["warnings"] == [] and one.summary["warnings"] == []
+    for table in ["flows", "links"]:
+        a, b = getattr(one, table), getattr(two, table)
+        assert a.equals(b), table
+    for table in ["flow_series", "link_series"]:
+        a, b = getattr(one, table), getattr(two, table)
+        assert len(a) > 0 and a.equals(b), table
+    assert sc.get("simulation").get("threads") is None  # run(threads=...) does not edit the scenario
+
+
+@pytest.mark.needs_core
+def test_threads_on_a_network_that_does_not_split_warns_and_runs():
+    sc = ccsim.dumbbell(n_flows=2, duration="1s", link_model="per_hop")
+    r = ccsim.run(sc, progress=False, threads=2)
+    assert any(w.startswith("threads = 2") for w in r.summary["warnings"])
+    assert r.summary["conservation"]["created"] > 0

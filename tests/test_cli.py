@@ -84,7 +84,7 @@ def test_write_failure_is_bad_input(capsys, tmp_path, monkeypatch, fake_result):
     """--out naming a file: a clear message and exit 2, not a traceback."""
     import ccsim.api
 
-    monkeypatch.setattr(ccsim.api, "run", lambda sc, progress=None: fake_result)
+    monkeypatch.setattr(ccsim.api, "run", lambda sc, progress=None, threads=None: fake_result)
     scenario = tmp_path / "s.toml"
     scenario.write_text("[simulation]\n")
     blocker = tmp_path / "file"
@@ -170,7 +170,7 @@ def test_run_with_a_stand_in_engine_writes_results_and_plots(capsys, tmp_path, m
     """The whole `run --out --plot` path, with the engine replaced by a canned result."""
     import ccsim.api
 
-    monkeypatch.setattr(ccsim.api, "run", lambda sc, progress=None: fake_result)
+    monkeypatch.setattr(ccsim.api, "run", lambda sc, progress=None, threads=None: fake_result)
     scenario = tmp_path / "s.toml"
     scenario.write_text("[simulation]\n")
     out_dir = tmp_path / "out"

@@ -34,6 +34,7 @@ def run(
     scenario: Scenario | Mapping[str, Any] | str | os.PathLike[str],
     *,
     progress: bool | None | Callable[[float, float, float], object] = None,
+    threads: int | None = None,
 ) -> Result:
     """Run a scenario to its end and return its ``Result``.
 
@@ -41,11 +42,15 @@ def run(
     ``progress``: ``None`` (default) shows a one-line indicator on stderr once the run has
     taken 2 s, if stderr is a terminal; ``True`` always shows it; ``False`` never; a callable
     is called as ``progress(sim_s, end_s, wall_s)`` after each of the 100 slices.
+    ``threads``: 1 or 2, overriding the scenario's ``[simulation] threads`` (same results;
+    with 2 the network is split across its longest links, see docs/performance.md).
 
     The core runs without the GIL, so other Python threads keep running. Raises
     ``ScenarioError`` for an invalid scenario and ``SimError`` if the core fails.
     """
     sc = as_scenario(scenario)
+    if threads is not None:
+        sc = sc.copy().set("simulation.threads", threads)
     t0 = time.perf_counter()
     sim = _core.Simulation(sc.to_json(), sc.source)
     end = sim.end_s()

@@ -43,7 +43,7 @@ def _max_rss_bytes() -> int:
     return rss if sys.platform == "darwin" else rss * 1024  # Linux reports KiB
 
 
-def measure(name: str) -> dict[str, Any]:
+def measure(name: str, threads: int = 1) -> dict[str, Any]:
     """Run benchmark ``name`` once in this process and measure it.
 
     ``wall_s`` covers building the simulation, running it and collecting the result.
@@ -56,12 +56,13 @@ def measure(name: str) -> dict[str, Any]:
     scenario.source = f"benchmark {name}"
     baseline = _max_rss_bytes()
     t0 = time.perf_counter()
-    result = run(scenario, progress=False)
+    result = run(scenario, progress=False, threads=threads)
     wall = time.perf_counter() - t0
     summary = result.summary
     mss = 1460  # the dumbbell builder's default, which the benchmarks keep
     return {
         "name": name,
+        "threads": threads,
         "wall_s": wall,
         "events": summary["events"],
         "delivered": summary["conservation"]["delivered"],
@@ -71,13 +72,16 @@ def measure(name: str) -> dict[str, Any]:
     }
 
 
-def run_repeated(name: str, repeat: int) -> list[dict[str, Any]]:
+def run_repeated(name: str, repeat: int, threads: int = 1) -> list[dict[str, Any]]:
     """``repeat`` measurements of ``name``, each in a fresh subprocess.
     Raises ``RuntimeError`` with the worker's stderr if one fails."""
     runs = []
     for _ in range(repeat):
         proc = subprocess.run(
-            [sys.executable, "-m", "ccsim._bench_worker", name], capture_output=True, text=True, check=False
+            [sys.executable, "-m", "ccsim._bench_worker", name, str(threads)],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if proc.returncode != 0:
             raise RuntimeError(f"benchmark {name} failed (exit {proc.returncode}):\n{proc.stderr.strip()}")
@@ -92,6 +96,7 @@ def aggregate(runs: list[dict[str, Any]]) -> dict[str, Any]:
     first = runs[0]
     return {
         "name": first["name"],
+        "threads": first.get("threads", 1),
         "runs": len(runs),
         "median_s": med,
         "min_s": min(walls),

@@ -106,10 +106,11 @@ def format_summary(summary: dict[str, Any], wall_s: float | None = None) -> str:
 def format_bench(rows: list[dict[str, Any]]) -> str:
     """The table ``ccsim bench`` prints."""
     table = _table(
-        ["scenario", "runs", "median s", "min s", "max s", "pkts/s", "data pkts/s", "events/s", "peak RSS MB"],
+        ["scenario", "threads", "runs", "median s", "min s", "max s", "pkts/s", "data pkts/s", "events/s", "peak RSS MB"],
         [
             [
                 r["name"],
+                str(r.get("threads", 1)),
                 str(r["runs"]),
                 f"{r['median_s']:.3f}",
                 f"{r['min_s']:.3f}",
@@ -121,7 +122,7 @@ def format_bench(rows: list[dict[str, Any]]) -> str:
             ]
             for r in rows
         ],
-        [False] + [True] * 8,
+        [False] + [True] * 9,
     )
     notes = (
         "pkts/s: packets delivered to their destination node (data and ACKs, the conservation count)\n"
@@ -142,7 +143,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     scenario = load(args.file)
     progress = False if args.quiet else None
     t0 = time.perf_counter()
-    result = run(scenario, progress=progress)
+    result = run(scenario, progress=progress, threads=args.threads)
     wall = time.perf_counter() - t0
     if not args.quiet:
         print(format_summary(result.summary, wall))
@@ -179,7 +180,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     for name in names:
         print(f"running {name} ({args.repeat}x) ...", file=sys.stderr, flush=True)
         try:
-            rows.append(aggregate(run_repeated(name, args.repeat)))
+            rows.append(aggregate(run_repeated(name, args.repeat, args.threads)))
         except RuntimeError as e:
             print(f"error: {e}", file=sys.stderr)
             return EXIT_FAILURE
@@ -263,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="DIR", type=Path, help="write summary.json and Parquet tables into DIR")
     r.add_argument("--plot", action="store_true", help=f"write cwnd.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
+    r.add_argument("--threads", type=int, choices=[1, 2], help="run on 1 or 2 threads (same results; default: the scenario's, else 1)")
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario file and print OK or every problem")
@@ -272,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="time the built-in benchmark scenarios")
     b.add_argument("--repeat", "-n", type=_positive_int, default=5, metavar="N", help="runs per scenario (default 5)")
     b.add_argument("--only", choices=sorted(BENCHMARKS), metavar="NAME", help=f"one scenario: {', '.join(BENCHMARKS)}")
+    b.add_argument("--threads", type=int, choices=[1, 2], default=1, help="threads per run (default 1)")
     b.set_defaults(func=_cmd_bench)
 
     sw = sub.add_parser("sweep", help="run a sweep plan (grid of overrides x seeds) into a resumable store")

@@ -1,6 +1,6 @@
 //! The foundation benchmark: dumbbell-16 and dumbbell-64-1g (see docs/performance.md).
 //!
-//! `cargo run --release -p ccsim-core --example bench [-- --repeat N] [-- --only NAME]`
+//! `cargo run --release -p ccsim-core --example bench [-- --repeat N] [--only NAME] [--threads 1|2]`
 //! Each scenario runs in a fresh child process per repetition so that its peak memory
 //! (VmHWM) is its own. Prints median, min and max wall time of the simulation proper
 //! (building and running, not process start), data packets delivered per wall second and
@@ -52,12 +52,14 @@ fn peak_rss_kib() -> u64 {
 }
 
 /// One run in this process: prints "wall_s data_packets packets rss_kib events".
-fn child(name: &str) {
+fn child(name: &str, threads: u32) {
     let p = params(name);
-    let doc = dumbbell(&p);
+    let mut doc = dumbbell(&p);
+    doc["simulation"]["threads"] = threads.into();
     let t0 = Instant::now();
     let sc = from_json_value(&doc, name).expect("benchmark scenario is valid");
     let r = Simulation::new(sc).expect("builds").finish();
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     let wall = t0.elapsed().as_secs_f64();
     let data: u64 = r.flows.iter().map(|f| f.bytes_delivered / p.mss).sum();
     println!(
@@ -70,8 +72,13 @@ fn child(name: &str) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let threads: u32 = args
+        .iter()
+        .position(|a| a == "--threads")
+        .map(|i| args[i + 1].parse().expect("--threads 1|2"))
+        .unwrap_or(1);
     if let Some(i) = args.iter().position(|a| a == "--child") {
-        child(&args[i + 1]);
+        child(&args[i + 1], threads);
         return;
     }
     let repeat: usize = args
@@ -84,6 +91,7 @@ fn main() {
         .position(|a| a == "--only")
         .map(|i| args[i + 1].clone());
     let exe = std::env::current_exe().unwrap();
+    println!("threads: {threads}");
     println!(
         "{:<16} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}",
         "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events"
@@ -96,7 +104,7 @@ fn main() {
         let (mut data, mut rss, mut events) = (0u64, 0u64, 0u64);
         for _ in 0..repeat {
             let out = Command::new(&exe)
-                .args(["--child", name])
+                .args(["--child", name, "--threads", &threads.to_string()])
                 .output()
                 .expect("child runs");
             let s = String::from_utf8_lossy(&out.stdout);

@@ -41,6 +41,9 @@ mod sim_results;
 #[path = "sim_inline.rs"]
 mod sim_inline;
 
+#[path = "sim_parallel.rs"]
+mod sim_parallel;
+
 struct FlowRuntime {
     sender: EndpointId,
     receiver: EndpointId,
@@ -103,6 +106,10 @@ pub struct Simulation {
     horizon: SimTime,
     /// When the next time-series sample is taken (`NEVER` without sampling).
     next_sample: SimTime,
+    /// With `threads = 2`: which part of the split network this simulation runs.
+    part: Option<sim_parallel::Part>,
+    /// With `threads = 2`: the simulation running the other part (held by part 0).
+    peer: Option<Box<Simulation>>,
 }
 
 /// For each link, its only upstream link if the flows' static routes give it exactly one
@@ -163,8 +170,29 @@ fn invalid(path: String, message: String) -> Problem {
 }
 
 impl Simulation {
-    /// Build every node, link, route and endpoint of `scenario`.
+    /// Build every node, link, route and endpoint of `scenario`. With `threads = 2` and a
+    /// network that splits (see `sim_parallel`), two simulations, one per part; otherwise
+    /// one, with a warning saying why it did not split.
     pub fn new(scenario: Scenario) -> Result<Simulation, ScenarioError> {
+        if scenario.threads < 2 {
+            return Simulation::build(scenario, None);
+        }
+        match sim_parallel::split(&scenario) {
+            Ok(split) => sim_parallel::build_pair(scenario, split),
+            Err(why) => {
+                let mut sim = Simulation::build(scenario, None)?;
+                sim.warnings
+                    .push(format!("threads = 2: {why}; running on one thread"));
+                Ok(sim)
+            }
+        }
+    }
+
+    /// Build the whole network; with `part`, only that part's endpoints are started.
+    fn build(
+        scenario: Scenario,
+        part: Option<sim_parallel::Part>,
+    ) -> Result<Simulation, ScenarioError> {
         let n = scenario.nodes.len();
         let mut problems = Vec::new();
         for (i, l) in scenario.links.iter().enumerate() {
@@ -237,6 +265,11 @@ impl Simulation {
                 links[l].chained_from = from;
             }
             inline_in = sim_inline::inline_endpoints(&scenario, &fwd, &pinned);
+        }
+        if let Some(p) = &part {
+            for l in &mut links {
+                l.exits = p.owns(l.from) && !p.owns(l.to);
+            }
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
@@ -415,10 +448,14 @@ impl Simulation {
             horizon: SimTime::ZERO,
             next_sample,
             scenario,
+            part,
+            peer: None,
         };
         sim.reschedule_control();
         for e in 0..sim.endpoints.len() {
-            sim.reschedule(EndpointId(e as u32));
+            if sim.part.as_ref().is_none_or(|p| p.owns(sim.ep_node[e])) {
+                sim.reschedule(EndpointId(e as u32));
+            }
         }
         Ok(sim)
     }
@@ -442,11 +479,11 @@ impl Simulation {
     }
     /// Events pending in the queue.
     pub fn events_pending(&self) -> usize {
-        self.events.len()
+        self.events.len() + self.peer.as_ref().map_or(0, |p| p.events.len())
     }
     /// Events processed so far.
     pub fn events_processed(&self) -> u64 {
-        self.n_events
+        self.n_events + self.peer.as_ref().map_or(0, |p| p.n_events)
     }
     /// How many endpoints run inline, without arrival events (see `sim_inline`).
     pub fn inline_endpoints(&self) -> usize {
@@ -454,15 +491,34 @@ impl Simulation {
     }
     /// An endpoint, for inspection (flow `i` has sender `2i` and receiver `2i + 1`).
     pub fn endpoint(&self, id: EndpointId) -> &Endpoint {
-        &self.endpoints[id.idx()]
+        match (&self.part, &self.peer) {
+            (Some(p), Some(peer)) if !p.owns(self.ep_node[id.idx()]) => peer.endpoint(id),
+            _ => &self.endpoints[id.idx()],
+        }
+    }
+    /// Whether the run is split across two threads (`threads = 2`, see `sim_parallel`).
+    pub fn is_split(&self) -> bool {
+        self.peer.is_some()
     }
 
     /// Process every event up to and including `t` (capped at the end time).
     pub fn run_until(&mut self, t: SimTime) {
         let t = t.min(self.end);
+        if self.peer.is_some() {
+            self.run_parallel(t);
+        } else {
+            self.run_events(t, t);
+            self.now = self.now.max(t);
+        }
+    }
+
+    /// Process every event up to and including `last`, for a run asked to go to `target`
+    /// (`last ≤ target`; they differ only in a window of a run on two threads).
+    fn run_events(&mut self, last: SimTime, target: SimTime) {
+        let t = target;
         self.horizon = t.min(self.next_sample);
         while let Some((now, ev)) = self.events.peek() {
-            if now > t {
+            if now > last {
                 break;
             }
             self.now = now;
@@ -513,7 +569,6 @@ impl Simulation {
                 }
             }
         }
-        self.now = self.now.max(t);
     }
 
     #[inline]
@@ -543,11 +598,17 @@ impl Simulation {
     /// delivers it with an event, or to an inline endpoint.
     #[inline]
     fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: Packet) {
-        let Some(mut l) = self.next_link(node, &pkt) else {
+        let Some(l) = self.next_link(node, &pkt) else {
             self.drop_packet(&pkt, DropCause::NoRoute);
             return;
         };
-        let mut at = at;
+        self.send_on(now, at, l, pkt);
+    }
+
+    /// Offer `pkt` to link `l` at `at`, and on along the chained links after it.
+    #[inline(always)]
+    fn send_on(&mut self, now: SimTime, at: SimTime, l: LinkId, pkt: Packet) {
+        let (mut l, mut at) = (l, at);
         loop {
             let link = &mut self.links[l.idx()];
             match link.offer(now, at, &pkt, &mut self.events) {
@@ -559,26 +620,39 @@ impl Simulation {
                     if !link.is_fast() {
                         return;
                     }
-                    let v = link.to;
-                    // (Never with adaptive routing: chaining is off, and a lookup would
-                    // spend a forwarding draw.)
-                    if v != pkt.dst && self.dv.is_none() {
-                        if let Some(n) = self.next_link(v, &pkt) {
-                            if self.links[n.idx()].chained_from == Some(l) {
-                                l = n;
-                                at = arrive;
-                                continue;
-                            }
-                        }
-                    } else if v == pkt.dst && self.can_inline(l, arrive, &pkt) {
-                        self.run_inline(now, arrive, pkt);
+                    if link.exits {
+                        self.hand_over(l, arrive, pkt);
                         return;
                     }
-                    self.links[l.idx()].deliver_at(arrive, pkt, &mut self.events);
-                    return;
+                    match self.onward(now, l, arrive, pkt) {
+                        Some(n) => (l, at) = (n, arrive),
+                        None => return,
+                    }
                 }
             }
         }
+    }
+
+    /// `pkt` reaches the far end of link `l` at `arrive`: the next link if it is chained
+    /// to `l` (returned, for the caller to offer it there), else the inline endpoint, else
+    /// `l`'s delivery ring.
+    #[inline(always)]
+    fn onward(&mut self, now: SimTime, l: LinkId, arrive: SimTime, pkt: Packet) -> Option<LinkId> {
+        let v = self.links[l.idx()].to;
+        // (Never with adaptive routing: chaining is off, and a lookup would spend a
+        // forwarding draw.)
+        if v != pkt.dst && self.dv.is_none() {
+            if let Some(n) = self.next_link(v, &pkt) {
+                if self.links[n.idx()].chained_from == Some(l) {
+                    return Some(n);
+                }
+            }
+        } else if v == pkt.dst && self.can_inline(l, arrive, &pkt) {
+            self.run_inline(now, arrive, pkt);
+            return None;
+        }
+        self.links[l.idx()].deliver_at(arrive, pkt, &mut self.events);
+        None
     }
 
     /// The link `pkt` leaves `node` by: its pinned path's, or the routing table's (the

@@ -143,6 +143,7 @@ impl Simulation {
     /// Run to the end and collect results.
     pub fn finish(mut self) -> RunResult {
         self.run_until(self.end);
+        self.merge_peer();
         self.collect_backoffs();
         let end = self.end;
         let sc = &self.scenario;

@@ -319,6 +319,61 @@ fn running_in_steps_gives_the_same_results_as_one_run() {
 }
 
 #[test]
+fn two_threads_give_the_same_results_as_one() {
+    // A split run takes crossing packets over at the end of each window instead of when
+    // they were sent; nothing else may change (series included), with and without sampling.
+    let mut split = Vec::new();
+    for (name, sc) in scenarios() {
+        for interval in [sc.trace.interval, Dur(0), Dur(7_654_321)] {
+            let mut one = sc.clone();
+            one.trace.interval = interval;
+            let mut two = one.clone();
+            two.threads = 2;
+            let sim = Simulation::new(two).unwrap();
+            if !sim.is_split() {
+                let r = sim.finish();
+                assert!(
+                    r.warnings.iter().any(|w| w.starts_with("threads = 2")),
+                    "{name}"
+                );
+                continue;
+            }
+            split.push(name.clone());
+            let (a, b) = (run(&one), sim.finish());
+            assert!(b.conservation.holds(), "{name}: {:?}", b.conservation);
+            assert_eq!(
+                results_fingerprint(&a),
+                results_fingerprint(&b),
+                "{name}, sampling every {interval}: two threads differ from one"
+            );
+        }
+    }
+    for name in ["dumbbell-16", "lossy-dumbbell", "lossy-mix", "direct-link"] {
+        assert!(
+            split.iter().any(|s| s == name),
+            "{name} should split: {split:?}"
+        );
+    }
+}
+
+#[test]
+fn a_split_run_in_steps_gives_the_same_results_as_one_run() {
+    let mut sc = lossy_dumbbell();
+    sc.threads = 2;
+    let whole = run(&sc);
+    let mut sim = Simulation::new(sc.clone()).unwrap();
+    assert!(sim.is_split());
+    let mut t = 0u64;
+    while t < sc.duration.0 {
+        t += 123_456_789;
+        sim.run_until(ccsim_core::units::SimTime(t));
+    }
+    let mut stepped = sim.finish();
+    stepped.events = whole.events;
+    assert_eq!(fingerprint(&stepped), fingerprint(&whole));
+}
+
+#[test]
 fn adding_a_flow_does_not_change_another_links_losses() {
     // Two disjoint lossy paths; a new flow on path B must leave path A's loss draws alone.
     let build = |extra: bool| {

@@ -122,6 +122,9 @@ pub struct Link {
     /// upstream link (and no endpoint sends on it directly): packets are then offered to
     /// it as soon as the upstream link accepts them. Always `None` in the per-hop model.
     pub chained_from: Option<LinkId>,
+    /// Whether the far end is in the other part of a network split across two threads
+    /// (`sim::sim_parallel`): accepted packets are then handed over to the other thread.
+    pub exits: bool,
     disc: QueueDisc,
     loss: Loss,
     loss_rng: SimRng,
@@ -192,6 +195,7 @@ impl Link {
             delay,
             stats: LinkStats::default(),
             chained_from: None,
+            exits: false,
             disc,
             loss,
             loss_rng: SimRng::stream(seed, &format!("{rng_label}:loss")),

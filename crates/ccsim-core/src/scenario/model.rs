@@ -20,6 +20,9 @@ pub struct Scenario {
     pub routing: RoutingMetric,
     /// How links are simulated (identical results; `PerHop` exists to check `Fast`).
     pub link_model: LinkModel,
+    /// Threads to run on (1 or 2; identical results). With 2 the network is split in two
+    /// across its longest-delay links and each part runs on its own core (`sim_parallel`).
+    pub threads: u32,
     /// What to sample into time series.
     pub trace: TraceSpec,
     /// Node names, indexed by `NodeId`.

@@ -157,7 +157,7 @@ fn order_key(path: &str) -> (u8, usize) {
 }
 
 const TOP_KEYS: &[&str] = &["simulation", "trace", "link", "flow", "routing", "event"];
-const SIM_KEYS: &[&str] = &["duration", "seed", "routing", "link_model"];
+const SIM_KEYS: &[&str] = &["duration", "seed", "routing", "link_model", "threads"];
 const TRACE_KEYS: &[&str] = &["interval", "flows", "links"];
 const LINK_KEYS: &[&str] = &[
     "between", "from", "to", "rate", "delay", "queue", "loss", "name",
@@ -191,6 +191,7 @@ fn parse_document(cx: &mut Cx, doc: &Value) -> Option<Scenario> {
         seed: sim.seed,
         routing: sim.routing,
         link_model: sim.link_model,
+        threads: sim.threads,
         trace,
         nodes: net.nodes,
         links: net.links,
@@ -208,6 +209,7 @@ struct Sim {
     seed: u64,
     routing: RoutingMetric,
     link_model: LinkModel,
+    threads: u32,
 }
 
 fn parse_simulation(cx: &mut Cx, v: &Value) -> Option<Sim> {
@@ -251,11 +253,25 @@ fn parse_simulation(cx: &mut Cx, v: &Value) -> Option<Sim> {
         Some(Some(1)) => LinkModel::PerHop,
         _ => LinkModel::Fast,
     };
+    let threads = match m.get("threads") {
+        None => 1,
+        Some(v) => match v.as_u64() {
+            Some(n @ 1..=2) => n as u32,
+            _ => {
+                cx.err(
+                    "simulation.threads",
+                    format!("must be 1 or 2 (threads to run on), got {v}"),
+                );
+                1
+            }
+        },
+    };
     Some(Sim {
         duration,
         seed,
         routing,
         link_model,
+        threads,
     })
 }
 

@@ -123,6 +123,7 @@ fn full_document_round_trips() {
     assert_eq!(s.seed, 7);
     assert_eq!(s.routing, RoutingMetric::Hops);
     assert_eq!(s.link_model, LinkModel::PerHop);
+    assert_eq!(s.threads, 1);
     assert_eq!(s.nodes, ["s1", "r1", "r2", "d1"]);
     let names: Vec<&str> = s.links.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(
@@ -308,7 +309,7 @@ bandwith = "1Mbps"
     assert_problem(
         &ps,
         "simulation.sed",
-        "allowed: duration, seed, routing, link_model",
+        "allowed: duration, seed, routing, link_model, threads",
     );
     assert_problem(&ps, "extra", "allowed: simulation, trace, link, flow");
 }
@@ -731,4 +732,24 @@ fn toml_syntax_errors_give_line_and_column() {
     );
     assert_problem(&ps, "trace.interval", "1979-05-27");
     assert_problem(&ps, "link[0].loss", "\"NaN\"");
+}
+
+#[test]
+fn threads_must_be_one_or_two() {
+    for (v, ok) in [
+        ("1", true),
+        ("2", true),
+        ("0", false),
+        ("3", false),
+        ("\"2\"", false),
+    ] {
+        let doc = MINIMAL.replace("[simulation]", &format!("[simulation]\nthreads = {v}"));
+        match from_toml_str(&doc, "t.toml") {
+            Ok(s) => assert!(ok && s.threads.to_string() == v, "{v}"),
+            Err(e) => {
+                assert!(!ok, "{v}: {e}");
+                assert_problem(&e.problems, "simulation.threads", "must be 1 or 2");
+            }
+        }
+    }
 }

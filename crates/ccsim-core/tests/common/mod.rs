@@ -52,6 +52,7 @@ impl Net {
                 seed,
                 routing: RoutingMetric::Delay,
                 link_model: LinkModel::Fast,
+                threads: 1,
                 trace: TraceSpec {
                     interval: Dur::from_millis(100),
                     flows: vec![],

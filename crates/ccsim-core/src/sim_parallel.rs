@@ -1,0 +1,386 @@
+//! One simulation on two threads (a child module of `sim`): `[simulation] threads = 2`.
+//!
+//! Conservative parallel simulation with a fixed lookahead (Chandy & Misra; the
+//! synchronous-window form of Lubachevsky's bounded-lag algorithm). The nodes are split in
+//! two parts joined only by links whose propagation delay is at least `L`, the lookahead;
+//! each part is a whole `Simulation` that starts only its own endpoints. A packet that a
+//! link leaving one part accepts at time `s` reaches the other part no earlier than
+//! `s + L`. So both parts can process a window of `L` on their own; at its end they swap
+//! the packets that crossed ("hand over"), and each takes its packets over as its link's
+//! far end would have: chained on, handed to an inline endpoint, or queued for delivery.
+//!
+//! Why the results are those of one thread, bit for bit (checked by
+//! `tests/engine_invariants.rs`): every action on a link or an endpoint depends only on
+//! that link's or endpoint's own inputs in their own order, as chaining and inline
+//! endpoints already rely on (see `net::link` and `sim_inline`). Splitting changes *when*
+//! a crossing packet is taken over (at the end of the window, instead of the moment the
+//! link accepted it), never the order in which any one link or endpoint sees its inputs.
+//! Within one instant, events keep their order (arrivals by link index, timers in their
+//! part's insertion order), and every random stream belongs to one link or endpoint.
+//!
+//! Counters, summaries and time series are merged at the end: each link and endpoint is
+//! taken from the part that ran it, drops and packet counts are added, and each time-series
+//! column comes from the part owning what it measures.
+//!
+//! Not split (the run stays on one thread, with a warning): the per-hop link model,
+//! adaptive routing and link failures (which chaining does not support either), networks
+//! with no links of at least `MIN_LOOKAHEAD` that cut them into two parts holding at least
+//! a quarter of the flow endpoints each, and MPTCP senders on both sides (the backoff log
+//! is ordered across senders only on one thread).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+use super::Simulation;
+use crate::ids::{LinkId, NodeId};
+use crate::packet::Packet;
+use crate::results::{DropCounts, Table};
+use crate::scenario::{LinkModel, Scenario, ScenarioError, TransportSpec};
+use crate::units::{Dur, SimTime};
+
+/// Shortest lookahead worth a split: windows shorter than this would spend more time
+/// waiting for each other than simulating (a 20 km fibre is 100 µs).
+pub const MIN_LOOKAHEAD: Dur = Dur(100_000);
+
+/// A packet accepted by a link into the other part: (link, arrival time, packet).
+type Crossing = (LinkId, SimTime, Packet);
+
+/// Which part each node is in, and the lookahead that gives.
+#[derive(Clone, Debug)]
+pub(super) struct Split {
+    owner: Vec<u8>,
+    lookahead: Dur,
+}
+
+/// One part's view of the split.
+#[derive(Debug)]
+pub(super) struct Part {
+    id: u8,
+    owner: Vec<u8>,
+    lookahead: Dur,
+    /// Packets handed over to the other part in the current window.
+    out: Vec<Crossing>,
+    /// Packets taken over from the other part (a buffer kept for its capacity).
+    taken: Vec<Crossing>,
+    /// Every event before this time has been processed.
+    next: SimTime,
+}
+
+impl Part {
+    /// Whether node `n` is in this part.
+    #[inline]
+    pub(super) fn owns(&self, n: NodeId) -> bool {
+        self.owner[n.idx()] == self.id
+    }
+}
+
+fn find(uf: &mut [usize], mut v: usize) -> usize {
+    while uf[v] != v {
+        uf[v] = uf[uf[v]];
+        v = uf[v];
+    }
+    v
+}
+
+/// Split `sc`'s nodes in two across its longest-delay links, or say why it cannot be.
+pub(super) fn split(sc: &Scenario) -> Result<Split, String> {
+    if sc.link_model != LinkModel::Fast {
+        return Err("the per-hop link model is not split".into());
+    }
+    if sc.dv.is_some() || !sc.link_events.is_empty() {
+        return Err("adaptive routing and link failures are not split".into());
+    }
+    let n = sc.nodes.len();
+    // The work of a part grows with the flow endpoints it holds.
+    let mut weight = vec![0u64; n];
+    for f in &sc.flows {
+        weight[f.from] += 1;
+        weight[f.to] += 1;
+    }
+    let total: u64 = weight.iter().sum();
+    let mut delays: Vec<Dur> = sc
+        .links
+        .iter()
+        .map(|l| l.delay)
+        .filter(|&d| d >= MIN_LOOKAHEAD)
+        .collect();
+    delays.sort_unstable();
+    delays.dedup();
+    // Longest threshold first: the longest lookahead that still gives a balanced split.
+    for &d in delays.iter().rev() {
+        let mut uf: Vec<usize> = (0..n).collect();
+        for l in sc.links.iter().filter(|l| l.delay < d) {
+            let (a, b) = (find(&mut uf, l.from), find(&mut uf, l.to));
+            uf[a.max(b)] = a.min(b);
+        }
+        let roots: Vec<usize> = (0..n).map(|v| find(&mut uf, v)).collect();
+        let mut comp_weight = vec![0u64; n];
+        for v in 0..n {
+            comp_weight[roots[v]] += weight[v];
+        }
+        let mut comps: Vec<usize> = (0..n).filter(|&v| roots[v] == v).collect();
+        if comps.len() < 2 {
+            continue;
+        }
+        // Heaviest component first, each into the lighter part.
+        comps.sort_by_key(|&c| (std::cmp::Reverse(comp_weight[c]), c));
+        let mut side = vec![0u8; n];
+        let mut load = [0u64; 2];
+        for &c in &comps {
+            let s = usize::from(load[1] < load[0]);
+            side[c] = s as u8;
+            load[s] += comp_weight[c];
+        }
+        if load[0].min(load[1]) * 4 < total {
+            continue;
+        }
+        let owner: Vec<u8> = (0..n).map(|v| side[roots[v]]).collect();
+        let lookahead = sc
+            .links
+            .iter()
+            .filter(|l| owner[l.from] != owner[l.to])
+            .map(|l| l.delay)
+            .min()
+            .expect("two parts with endpoints are joined by a link");
+        let mptcp_sides = sc
+            .flows
+            .iter()
+            .filter(|f| matches!(f.transport, TransportSpec::Mptcp(_)))
+            .fold([false; 2], |mut s, f| {
+                s[owner[f.from] as usize] = true;
+                s
+            });
+        if mptcp_sides == [true, true] {
+            return Err("MPTCP senders would be on both sides of the split".into());
+        }
+        return Ok(Split { owner, lookahead });
+    }
+    Err(format!(
+        "no links with a delay of at least {MIN_LOOKAHEAD} cut the network into two parts \
+         holding at least a quarter of the flow endpoints each"
+    ))
+}
+
+/// The two simulations of a split scenario: part 0, holding part 1 as its peer.
+pub(super) fn build_pair(sc: Scenario, split: Split) -> Result<Simulation, ScenarioError> {
+    let part = |id| Part {
+        id,
+        owner: split.owner.clone(),
+        lookahead: split.lookahead,
+        out: Vec::new(),
+        taken: Vec::new(),
+        next: SimTime::ZERO,
+    };
+    let peer = Simulation::build(sc.clone(), Some(part(1)))?;
+    let mut sim = Simulation::build(sc, Some(part(0)))?;
+    sim.peer = Some(Box::new(peer));
+    Ok(sim)
+}
+
+/// What the two threads share: mailboxes (by destination part and window parity, so a
+/// part posting window k + 1 never mixes with window k still being taken) and a barrier.
+#[derive(Default)]
+struct Exchange {
+    mail: [[Mutex<Vec<Crossing>>; 2]; 2],
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+    aborted: AtomicBool,
+}
+
+impl Exchange {
+    fn mailbox(&self, part: usize, window: usize) -> MutexGuard<'_, Vec<Crossing>> {
+        self.mail[part][window & 1]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wait for the other thread. Windows are microseconds of work, so it spins (a futex
+    /// wake-up costs about as much as a window); it yields after a while in case the
+    /// other thread is descheduled, and gives up if the other thread failed.
+    fn wait(&self) {
+        let g = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) == 1 {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.store(g.wrapping_add(1), Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == g {
+            assert!(
+                !self.aborted.load(Ordering::Relaxed),
+                "the other thread of a two-thread run failed"
+            );
+            if spins < 50_000 {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// Tells the other thread to stop waiting if this one panics.
+struct AbortOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn add_drops(a: &mut DropCounts, b: &DropCounts) {
+    for (x, y) in a.0.iter_mut().zip(b.0.iter()) {
+        *x += y;
+    }
+}
+
+/// In `mine`, replace columns `cols` of the rows where `theirs_row(row)` with `theirs`'.
+fn take_columns(
+    mine: &mut Table,
+    theirs: &Table,
+    cols: std::ops::Range<usize>,
+    theirs_row: impl Fn(&Table, usize) -> bool,
+) {
+    assert_eq!(mine.len(), theirs.len(), "both parts sample the same rows");
+    for r in 0..mine.len() {
+        if theirs_row(mine, r) {
+            for c in cols.clone() {
+                mine.columns[c][r] = theirs.columns[c][r];
+            }
+        }
+    }
+}
+
+impl Simulation {
+    /// (Split runs.) `pkt`, accepted by link `l` into the other part, arrives at `arrive`.
+    #[inline]
+    pub(super) fn hand_over(&mut self, l: LinkId, arrive: SimTime, pkt: Packet) {
+        if let Some(p) = &mut self.part {
+            p.out.push((l, arrive, pkt));
+        }
+    }
+
+    /// Run both parts to `t`, window by window, this part on the calling thread.
+    pub(super) fn run_parallel(&mut self, t: SimTime) {
+        let mut peer = self.peer.take().expect("a split simulation has its peer");
+        let ex = Exchange::default();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _guard = AbortOnPanic(&ex.aborted);
+                peer.run_windows(t, &ex);
+            });
+            let _guard = AbortOnPanic(&ex.aborted);
+            self.run_windows(t, &ex);
+        });
+        self.peer = Some(peer);
+    }
+
+    /// This part's side of `run_parallel`. Both parts go through the same windows: each
+    /// starts where the last ended and lasts at most the lookahead, so nothing handed over
+    /// in it can arrive before it ends.
+    fn run_windows(&mut self, target: SimTime, ex: &Exchange) {
+        let (me, lookahead) = match &self.part {
+            Some(p) => (p.id as usize, p.lookahead),
+            None => unreachable!("only split simulations run windows"),
+        };
+        let mut window = 0;
+        loop {
+            let next = self.part.as_ref().map_or(SimTime::NEVER, |p| p.next);
+            if next > target {
+                break;
+            }
+            let last = SimTime(next.0 + lookahead.0 - 1).min(target);
+            self.run_events(last, target);
+            self.now = self.now.max(last);
+            let p = self.part.as_mut().expect("split");
+            p.next = SimTime(last.0 + 1);
+            std::mem::swap(&mut *ex.mailbox(1 - me, window), &mut p.out);
+            debug_assert!(p.out.is_empty(), "a mailbox was not emptied");
+            ex.wait();
+            let mut taken = std::mem::take(&mut p.taken);
+            std::mem::swap(&mut *ex.mailbox(me, window), &mut taken);
+            let now = self.now;
+            for (l, arrive, pkt) in taken.drain(..) {
+                if let Some(n) = self.onward(now, l, arrive, pkt) {
+                    self.send_on(now, arrive, n, pkt);
+                }
+            }
+            if let Some(p) = &mut self.part {
+                p.taken = taken;
+            }
+            window += 1;
+        }
+        self.now = self.now.max(target);
+    }
+
+    /// (Split runs, at the end.) Take over the peer's links, endpoints, counters and
+    /// time-series columns, so that the summary reads as one simulation's.
+    pub(super) fn merge_peer(&mut self) {
+        let (Some(peer), Some(part)) = (self.peer.take(), self.part.take()) else {
+            return;
+        };
+        let mut peer = *peer;
+        for e in 0..self.endpoints.len() {
+            if !part.owns(self.ep_node[e]) {
+                std::mem::swap(&mut self.endpoints[e], &mut peer.endpoints[e]);
+            }
+        }
+        for l in 0..self.links.len() {
+            if !part.owns(self.links[l].from) {
+                std::mem::swap(&mut self.links[l], &mut peer.links[l]);
+            }
+        }
+        for (a, b) in self.flows.iter_mut().zip(&peer.flows) {
+            add_drops(&mut a.drops, &b.drops);
+            for (x, y) in a.path_drops.iter_mut().zip(&b.path_drops) {
+                add_drops(x, y);
+            }
+        }
+        add_drops(&mut self.dropped, &peer.dropped);
+        self.created += peer.created;
+        self.delivered += peer.delivered;
+        self.n_events += peer.n_events;
+        self.warnings.append(&mut peer.warnings);
+        self.warnings.dedup();
+        if self.backoffs.is_empty() {
+            self.backoffs = std::mem::take(&mut peer.backoffs);
+        }
+        // Time series: a flow row's window columns from its sender's part, its rate from
+        // its receiver's; a path row from its sender's; a link row from its sender's.
+        let n_flows = self.flows.len();
+        let flow_of = |t: &Table, r: usize| {
+            let row = t.columns[1][r] as usize;
+            if row < n_flows {
+                row
+            } else {
+                self.subflow_rows[row - n_flows].0
+            }
+        };
+        let node_of = |ep: crate::ids::EndpointId| self.ep_node[ep.idx()];
+        let theirs_sender =
+            |t: &Table, r: usize| !part.owns(node_of(self.flows[flow_of(t, r)].sender));
+        let theirs_receiver =
+            |t: &Table, r: usize| !part.owns(node_of(self.flows[flow_of(t, r)].receiver));
+        let mut flows = std::mem::take(&mut self.sampler.flow_table);
+        take_columns(&mut flows, &peer.sampler.flow_table, 2..5, theirs_sender);
+        take_columns(&mut flows, &peer.sampler.flow_table, 5..6, theirs_receiver);
+        let mut paths = std::mem::take(&mut self.sampler.path_table);
+        let n_path_cols = paths.columns.len();
+        take_columns(
+            &mut paths,
+            &peer.sampler.path_table,
+            3..n_path_cols,
+            theirs_sender,
+        );
+        let mut links = std::mem::take(&mut self.sampler.link_table);
+        take_columns(&mut links, &peer.sampler.link_table, 2..4, |t, r| {
+            !part.owns(self.links[t.columns[1][r] as usize].from)
+        });
+        self.sampler.flow_table = flows;
+        self.sampler.path_table = paths;
+        self.sampler.link_table = links;
+    }
+}
