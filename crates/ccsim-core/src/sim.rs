@@ -596,7 +596,7 @@ impl Simulation {
     /// endpoint sends, see `sim_inline`). While the next link's only upstream is the link
     /// the packet is on, offer it there at once at its future arrival time; the last link
     /// delivers it with an event, or to an inline endpoint.
-    #[inline]
+    #[inline(always)]
     fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: Packet) {
         let Some(l) = self.next_link(node, &pkt) else {
             self.drop_packet(&pkt, DropCause::NoRoute);
@@ -624,7 +624,7 @@ impl Simulation {
                         self.hand_over(l, arrive, pkt);
                         return;
                     }
-                    match self.onward(now, l, arrive, pkt) {
+                    match self.onward(now, l, arrive, &pkt) {
                         Some(n) => (l, at) = (n, arrive),
                         None => return,
                     }
@@ -637,21 +637,21 @@ impl Simulation {
     /// to `l` (returned, for the caller to offer it there), else the inline endpoint, else
     /// `l`'s delivery ring.
     #[inline(always)]
-    fn onward(&mut self, now: SimTime, l: LinkId, arrive: SimTime, pkt: Packet) -> Option<LinkId> {
+    fn onward(&mut self, now: SimTime, l: LinkId, arrive: SimTime, pkt: &Packet) -> Option<LinkId> {
         let v = self.links[l.idx()].to;
         // (Never with adaptive routing: chaining is off, and a lookup would spend a
         // forwarding draw.)
         if v != pkt.dst && self.dv.is_none() {
-            if let Some(n) = self.next_link(v, &pkt) {
+            if let Some(n) = self.next_link(v, pkt) {
                 if self.links[n.idx()].chained_from == Some(l) {
                     return Some(n);
                 }
             }
-        } else if v == pkt.dst && self.can_inline(l, arrive, &pkt) {
-            self.run_inline(now, arrive, pkt);
+        } else if v == pkt.dst && self.can_inline(l, arrive, pkt) {
+            self.run_inline(now, arrive, *pkt);
             return None;
         }
-        self.links[l.idx()].deliver_at(arrive, pkt, &mut self.events);
+        self.links[l.idx()].deliver_at(arrive, *pkt, &mut self.events);
         None
     }
 

@@ -304,7 +304,7 @@ impl Simulation {
             std::mem::swap(&mut *ex.mailbox(me, window), &mut taken);
             let now = self.now;
             for (l, arrive, pkt) in taken.drain(..) {
-                if let Some(n) = self.onward(now, l, arrive, pkt) {
+                if let Some(n) = self.onward(now, l, arrive, &pkt) {
                     self.send_on(now, arrive, n, pkt);
                 }
             }
