@@ -263,6 +263,9 @@ impl Simulation {
                 .enumerate()
             {
                 links[l].chained_from = from;
+                if let Some(up) = from {
+                    links[up.idx()].feeds_chain = true;
+                }
             }
             inline_in = sim_inline::inline_endpoints(&scenario, &fwd, &pinned);
         }
@@ -638,10 +641,11 @@ impl Simulation {
     /// `l`'s delivery ring.
     #[inline(always)]
     fn onward(&mut self, now: SimTime, l: LinkId, arrive: SimTime, pkt: &Packet) -> Option<LinkId> {
-        let v = self.links[l.idx()].to;
+        let link = &self.links[l.idx()];
+        let v = link.to;
         // (Never with adaptive routing: chaining is off, and a lookup would spend a
         // forwarding draw.)
-        if v != pkt.dst && self.dv.is_none() {
+        if v != pkt.dst && link.feeds_chain {
             if let Some(n) = self.next_link(v, pkt) {
                 if self.links[n.idx()].chained_from == Some(l) {
                     return Some(n);

@@ -122,6 +122,9 @@ pub struct Link {
     /// upstream link (and no endpoint sends on it directly): packets are then offered to
     /// it as soon as the upstream link accepts them. Always `None` in the per-hop model.
     pub chained_from: Option<LinkId>,
+    /// Whether some link is chained from this one (else packets reaching its far end are
+    /// delivered without looking up the next hop).
+    pub feeds_chain: bool,
     /// Whether the far end is in the other part of a network split across two threads
     /// (`sim::sim_parallel`): accepted packets are then handed over to the other thread.
     pub exits: bool,
@@ -195,6 +198,7 @@ impl Link {
             delay,
             stats: LinkStats::default(),
             chained_from: None,
+            feeds_chain: false,
             exits: false,
             disc,
             loss,

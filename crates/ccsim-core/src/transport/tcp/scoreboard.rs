@@ -80,6 +80,15 @@ impl Scoreboard {
 
     /// Cumulative ACK up to `ack` (exclusive). Returns segments removed that were not SACKed.
     pub fn ack_to(&mut self, ack: u64) -> u64 {
+        if self.sacked == 0 && self.lost == 0 && self.retx == 0 {
+            // No segment is flagged (the common case): all those removed are fresh.
+            let n = ack.min(self.end()).saturating_sub(self.base);
+            self.flags.drain(..n as usize);
+            self.base += n;
+            self.frontier = self.frontier.max(self.base);
+            self.rxt_hint = self.rxt_hint.max(self.base);
+            return n;
+        }
         let mut fresh = 0;
         while self.base < ack {
             let Some(f) = self.flags.pop_front() else {
@@ -325,6 +334,28 @@ mod tests {
         assert_eq!(b.base(), 5);
         assert_eq!(b.pipe(), 5);
         assert_eq!(b.sacked(), 0);
+    }
+
+    #[test]
+    fn cumulative_ack_without_flags_takes_the_short_way_to_the_same_state() {
+        // `flagged` keeps one SACKed segment (10) above every ACK, so it takes the
+        // per-segment path; `plain` has no flags and takes the short one.
+        let mut flagged = board(12);
+        flagged.sack(10, 11);
+        let mut plain = board(12);
+        for ack in [2, 5, 5, 9, 10] {
+            assert_eq!(flagged.ack_to(ack), plain.ack_to(ack), "ack {ack}");
+            assert_eq!(
+                (flagged.base(), flagged.end(), flagged.pipe() + 1),
+                (plain.base(), plain.end(), plain.pipe()),
+                "ack {ack}"
+            );
+        }
+        // Past the end: everything left goes; the SACKed segment is not fresh.
+        assert_eq!(flagged.ack_to(30), 1);
+        assert_eq!(plain.ack_to(30), 2);
+        assert_eq!((plain.base(), plain.outstanding()), (12, 0));
+        assert_eq!((flagged.base(), flagged.outstanding()), (12, 0));
     }
 
     #[test]
