@@ -177,19 +177,26 @@ pub(super) fn build_pair(sc: Scenario, split: Split) -> Result<Simulation, Scena
     Ok(sim)
 }
 
+/// A value alone on its cache lines (two, against adjacent-line prefetching), so that one
+/// thread polling it does not slow the other thread's writes to its neighbours.
+#[derive(Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
+
 /// What the two threads share: mailboxes (by destination part and window parity, so a
 /// part posting window k + 1 never mixes with window k still being taken) and a barrier.
 #[derive(Default)]
 struct Exchange {
-    mail: [[Mutex<Vec<Crossing>>; 2]; 2],
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
-    aborted: AtomicBool,
+    mail: [[Padded<Mutex<Vec<Crossing>>>; 2]; 2],
+    arrived: Padded<AtomicUsize>,
+    generation: Padded<AtomicUsize>,
+    aborted: Padded<AtomicBool>,
 }
 
 impl Exchange {
     fn mailbox(&self, part: usize, window: usize) -> MutexGuard<'_, Vec<Crossing>> {
         self.mail[part][window & 1]
+            .0
             .lock()
             .unwrap_or_else(|e| e.into_inner())
     }
@@ -198,16 +205,18 @@ impl Exchange {
     /// wake-up costs about as much as a window); it yields after a while in case the
     /// other thread is descheduled, and gives up if the other thread failed.
     fn wait(&self) {
-        let g = self.generation.load(Ordering::Acquire);
-        if self.arrived.fetch_add(1, Ordering::AcqRel) == 1 {
-            self.arrived.store(0, Ordering::Relaxed);
-            self.generation.store(g.wrapping_add(1), Ordering::Release);
+        let g = self.generation.0.load(Ordering::Acquire);
+        if self.arrived.0.fetch_add(1, Ordering::AcqRel) == 1 {
+            self.arrived.0.store(0, Ordering::Relaxed);
+            self.generation
+                .0
+                .store(g.wrapping_add(1), Ordering::Release);
             return;
         }
         let mut spins = 0u32;
-        while self.generation.load(Ordering::Acquire) == g {
+        while self.generation.0.load(Ordering::Acquire) == g {
             assert!(
-                !self.aborted.load(Ordering::Relaxed),
+                !self.aborted.0.load(Ordering::Relaxed),
                 "the other thread of a two-thread run failed"
             );
             if spins < 50_000 {
@@ -269,10 +278,10 @@ impl Simulation {
         let ex = Exchange::default();
         std::thread::scope(|s| {
             s.spawn(|| {
-                let _guard = AbortOnPanic(&ex.aborted);
+                let _guard = AbortOnPanic(&ex.aborted.0);
                 peer.run_windows(t, &ex);
             });
-            let _guard = AbortOnPanic(&ex.aborted);
+            let _guard = AbortOnPanic(&ex.aborted.0);
             self.run_windows(t, &ex);
         });
         self.peer = Some(peer);
