@@ -58,7 +58,8 @@ fn child(name: &str, threads: u32) {
     doc["simulation"]["threads"] = threads.into();
     let t0 = Instant::now();
     let sc = from_json_value(&doc, name).expect("benchmark scenario is valid");
-    let r = Simulation::new(sc).expect("builds").finish();
+    let sim = Simulation::new(sc).expect("builds");
+    let r = sim.finish();
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     let wall = t0.elapsed().as_secs_f64();
     let data: u64 = r.flows.iter().map(|f| f.bytes_delivered / p.mss).sum();

@@ -44,6 +44,9 @@ mod sim_inline;
 #[path = "sim_parallel.rs"]
 mod sim_parallel;
 
+#[path = "sim_merge.rs"]
+mod sim_merge;
+
 struct FlowRuntime {
     sender: EndpointId,
     receiver: EndpointId,
@@ -110,6 +113,8 @@ pub struct Simulation {
     part: Option<sim_parallel::Part>,
     /// With `threads = 2`: the simulation running the other part (held by part 0).
     peer: Option<Box<Simulation>>,
+    /// Links fed ahead by their upstream links (`sim_merge`).
+    merges: Vec<sim_merge::MergePoint>,
 }
 
 /// For each link, its only upstream link if the flows' static routes give it exactly one
@@ -273,6 +278,19 @@ impl Simulation {
             for l in &mut links {
                 l.exits = p.owns(l.from) && !p.owns(l.to);
             }
+        }
+        let mut merges = Vec::new();
+        if scenario.link_model == LinkModel::Fast && static_net {
+            let routes = sim_merge::every_route(&scenario, &fwd, &pinned);
+            let local = |l: &Link| part.as_ref().is_none_or(|p| p.owns(l.from) && p.owns(l.to));
+            let (points, into) = sim_merge::merge_points(&routes, &links, local);
+            for (l, m) in into.into_iter().enumerate() {
+                links[l].merge_into = m;
+            }
+            for (i, mp) in points.iter().enumerate() {
+                links[mp.link().idx()].merge_point = Some(i as u32);
+            }
+            merges = points;
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
@@ -453,6 +471,7 @@ impl Simulation {
             scenario,
             part,
             peer: None,
+            merges,
         };
         sim.reschedule_control();
         for e in 0..sim.endpoints.len() {
@@ -491,6 +510,10 @@ impl Simulation {
     /// How many endpoints run inline, without arrival events (see `sim_inline`).
     pub fn inline_endpoints(&self) -> usize {
         self.inline_in.iter().filter(|l| l.is_some()).count()
+    }
+    /// How many links are merge points fed ahead (see `sim_merge`).
+    pub fn merge_points(&self) -> usize {
+        self.merges.len()
     }
     /// An endpoint, for inspection (flow `i` has sender `2i` and receiver `2i + 1`).
     pub fn endpoint(&self, id: EndpointId) -> &Endpoint {
@@ -557,6 +580,10 @@ impl Simulation {
                     self.ep_clock[ep.idx()] = now;
                     self.endpoints[ep.idx()].on_timer(now, &mut self.out);
                     self.flush(now, ep);
+                }
+                Event::Merge(l) => {
+                    self.events.pop_top();
+                    self.run_merge(now, l);
                 }
                 Event::Control => {
                     self.events.pop_top();
@@ -653,6 +680,10 @@ impl Simulation {
             }
         } else if v == pkt.dst && self.can_inline(l, arrive, pkt) {
             self.run_inline(now, arrive, *pkt);
+            return None;
+        }
+        if let Some(m) = self.links[l.idx()].merge_into {
+            self.merge_push(m, arrive, l, *pkt);
             return None;
         }
         self.links[l.idx()].deliver_at(arrive, *pkt, &mut self.events);

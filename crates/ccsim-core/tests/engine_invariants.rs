@@ -253,24 +253,30 @@ fn a_different_seed_changes_random_outcomes() {
 
 #[test]
 fn fast_link_model_matches_the_per_hop_model_counter_for_counter() {
+    // The scenario's own sampling, and an odd interval whose instants fall between and
+    // exactly on packet arrivals (what a chained, inline or merge-fed computation has done
+    // ahead must not show before its time).
     for (name, sc) in scenarios() {
-        let mut fast = sc.clone();
-        fast.link_model = LinkModel::Fast;
-        let mut slow = sc.clone();
-        slow.link_model = LinkModel::PerHop;
-        let (a, b) = (run(&fast), run(&slow));
-        // Per-hop processes extra transmission-end events; everything else is identical.
-        assert!(b.events > a.events, "{name}");
-        assert_eq!(
-            results_fingerprint(&a),
-            results_fingerprint(&b),
-            "{name}: fast and per-hop models differ"
-        );
+        for interval in [sc.trace.interval, Dur(7_654_321)] {
+            let mut fast = sc.clone();
+            fast.link_model = LinkModel::Fast;
+            fast.trace.interval = interval;
+            let mut slow = fast.clone();
+            slow.link_model = LinkModel::PerHop;
+            let (a, b) = (run(&fast), run(&slow));
+            // Per-hop processes extra transmission-end events; everything else is identical.
+            assert!(b.events > a.events, "{name}");
+            assert_eq!(
+                results_fingerprint(&a),
+                results_fingerprint(&b),
+                "{name}, sampling every {interval}: fast and per-hop models differ"
+            );
+        }
     }
 }
 
 #[test]
-fn inline_endpoints_match_the_per_hop_model_with_and_without_sampling() {
+fn inline_endpoints_and_merge_points_match_the_per_hop_model_with_and_without_sampling() {
     // Inline endpoints stop at the next sample: with no sampling they run furthest ahead,
     // with an odd short interval they often stop just short of it.
     for (name, sc) in [
@@ -281,10 +287,14 @@ fn inline_endpoints_match_the_per_hop_model_with_and_without_sampling() {
         ("lossy-dumbbell", lossy_dumbbell()),
         ("direct-link", direct_link()),
     ] {
+        let sim = Simulation::new(sc.clone()).unwrap();
         assert!(
-            Simulation::new(sc.clone()).unwrap().inline_endpoints() == 2 * sc.flows.len(),
+            sim.inline_endpoints() == 2 * sc.flows.len(),
             "{name}: every endpoint should run inline"
         );
+        // Both bottleneck directions are fed ahead (not the direct link: one feeder each).
+        let merges = if name == "direct-link" { 0 } else { 2 };
+        assert_eq!(sim.merge_points(), merges, "{name}");
         for interval in [Dur(0), Dur(7_654_321)] {
             let mut fast = sc.clone();
             fast.trace.interval = interval;

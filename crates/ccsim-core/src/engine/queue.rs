@@ -5,7 +5,10 @@
 //! which come before timers. Packet arrivals tie-break by link index (a link never has two
 //! arrivals at one instant), which makes the order independent of *when* an arrival was
 //! scheduled: the `Fast` and `PerHop` link models then process the very same sequence.
-//! Timers tie-break by insertion order. The heap is 4-ary (shallower than binary, and its
+//! Timers tie-break by insertion order. Merge-point feeds (fast model) share the first
+//! class with transmission ends (per-hop model only): a merge point takes the packets
+//! arriving at an instant before anything else happens at that instant, as the arrival
+//! events it replaces would have. The heap is 4-ary (shallower than binary, and its
 //! children share a cache line).
 
 use crate::ids::{EndpointId, LinkId};
@@ -24,6 +27,9 @@ pub enum Event {
     Sample,
     /// Control work: routing agents' timers and scheduled link failures/recoveries.
     Control,
+    /// (Fast link model.) A merge point (the link given) takes the packets its feeders
+    /// bring within their lookahead (see `sim::sim_merge`).
+    Merge(LinkId),
 }
 
 /// Ordering class of an event within one instant.
@@ -36,6 +42,9 @@ pub enum EventClass {
     /// Timers and sampling, by insertion order.
     Timer = 2,
 }
+
+/// Payload bit marking a merge-point feed in the first class.
+const MERGE_BIT: u64 = 1 << (TIE_BITS - 1);
 
 /// A 4-ary min-heap of events. Each entry is one `u128` that is both the ordering key and
 /// the event: time (64 bits) | class (2) | payload (62). For arrivals and transmission
@@ -69,6 +78,7 @@ fn decode(k: u128) -> (SimTime, Event) {
     let t = SimTime((k >> 64) as u64);
     let tie = (k as u64) & ((1u64 << TIE_BITS) - 1);
     let ev = match (k >> TIE_BITS as u128) as u64 & 3 {
+        0 if tie & MERGE_BIT != 0 => Event::Merge(LinkId(tie as u32)),
         0 => Event::TxDone(LinkId(tie as u32)),
         1 => Event::LinkArrival(LinkId(tie as u32)),
         _ => match tie & TARGET_MASK {
@@ -115,6 +125,12 @@ impl EventQueue {
     #[inline]
     pub fn push_arrival(&mut self, t: SimTime, link: LinkId) {
         self.push_key(key_of(t, EventClass::Arrival, link.0 as u64));
+    }
+
+    /// Schedule merge point `link`'s feed at `t`.
+    #[inline]
+    pub fn push_merge(&mut self, t: SimTime, link: LinkId) {
+        self.push_key(key_of(t, EventClass::TxDone, MERGE_BIT | link.0 as u64));
     }
 
     /// Schedule a transmission end on `link` at `t`.
@@ -259,20 +275,22 @@ mod tests {
     }
 
     #[test]
-    fn within_an_instant_tx_done_then_arrivals_by_link_then_timers() {
+    fn within_an_instant_tx_done_and_merges_then_arrivals_by_link_then_timers() {
         let mut q = EventQueue::new();
         q.push_timer(SimTime(7), Event::Sample);
         q.push_arrival(SimTime(7), LinkId(9));
         q.push_arrival(SimTime(7), LinkId(2));
+        q.push_merge(SimTime(7), LinkId(1));
         q.push_tx_done(SimTime(7), LinkId(4));
         let order: Vec<Event> = std::iter::from_fn(|| q.pop().map(|x| x.1)).collect();
         assert_eq!(
             order,
             vec![
                 Event::TxDone(LinkId(4)),
+                Event::Merge(LinkId(1)),
                 Event::LinkArrival(LinkId(2)),
                 Event::LinkArrival(LinkId(9)),
-                Event::Sample
+                Event::Sample,
             ]
         );
     }

@@ -1,0 +1,211 @@
+//! Merge points fed ahead (a child module of `sim`).
+//!
+//! A link fed by several upstream links (a bottleneck behind access links) cannot be
+//! chained: its input order interleaves its feeders', so each packet used to wait in its
+//! feeder's delivery ring for an arrival event. But a feeder that accepts a packet at time
+//! `s` delivers it no earlier than `s + d`, its propagation delay. So at any time `now`,
+//! every packet that will reach the merge point before `now + D` (`D` the feeders'
+//! shortest delay) is already on a feeder: the merge point can take all of them at once,
+//! in arrival order (ties by feeder index, as arrival events tie), offering each at its
+//! arrival time as a chained link is offered. One event per lookahead `D` replaces one
+//! per packet. This is the lookahead of conservative parallel simulation (Chandy & Misra)
+//! used inside one thread.
+//!
+//! It applies where nothing else can reach the merge point's queue: every packet a feeder
+//! carries goes on to the merge point, no endpoint sends on it directly, and (on two
+//! threads) no feeder comes from the other part. Like chaining, only with static routes
+//! and the fast link model. `tests/engine_invariants.rs` checks the results against the
+//! per-hop model bit for bit.
+
+use std::collections::VecDeque;
+
+use super::Simulation;
+use crate::ids::{EndpointId, FlowId, LinkId};
+use crate::net::pinned::PinnedPaths;
+use crate::net::routing::ForwardingTable;
+use crate::net::Link;
+use crate::packet::Packet;
+use crate::scenario::{Scenario, TransportSpec};
+use crate::units::{Dur, SimTime};
+
+/// A link fed ahead by its upstream links.
+#[derive(Debug)]
+pub(super) struct MergePoint {
+    link: LinkId,
+    /// The feeders' shortest propagation delay.
+    lookahead: Dur,
+    /// Packets on the feeders, (arrival, feeder, packet), in arrival order.
+    queue: VecDeque<(SimTime, LinkId, Packet)>,
+    /// Pending feed events; the last is the earliest.
+    pending: Vec<SimTime>,
+}
+
+/// Every route a packet of the scenario can take, with the endpoint that sends on it:
+/// flow `i`'s sender `2i` forwards, its receiver `2i + 1` back (not for UDP), by the
+/// routing table and by each pinned path. The table routes are included even when every
+/// packet is pinned (conservative).
+pub(super) fn every_route(
+    sc: &Scenario,
+    fwd: &ForwardingTable,
+    pinned: &PinnedPaths,
+) -> Vec<(EndpointId, Vec<LinkId>)> {
+    let mut routes = Vec::new();
+    for (i, f) in sc.flows.iter().enumerate() {
+        let fid = FlowId(i as u32);
+        let (tx, rx) = (EndpointId(2 * i as u32), EndpointId(2 * i as u32 + 1));
+        let replies = !matches!(f.transport, TransportSpec::Udp(_));
+        routes.extend(fwd.path(&sc.links, f.from, f.to).map(|p| (tx, p)));
+        if replies {
+            routes.extend(fwd.path(&sc.links, f.to, f.from).map(|p| (rx, p)));
+        }
+        for k in 1..=f.paths.len() {
+            routes.push((tx, pinned.links(fid, k as u8, true)));
+            if replies {
+                routes.push((rx, pinned.links(fid, k as u8, false)));
+            }
+        }
+    }
+    routes
+}
+
+/// The merge points of a network whose chaining is already set up (`chained_from`), and
+/// for each link the merge point it feeds. `local(l)` says whether link `l` runs in this
+/// simulation's part (always, on one thread).
+pub(super) fn merge_points(
+    routes: &[(EndpointId, Vec<LinkId>)],
+    links: &[Link],
+    local: impl Fn(&Link) -> bool,
+) -> (Vec<MergePoint>, Vec<Option<u32>>) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Next {
+        Nothing,
+        One(LinkId),
+        Many,
+    }
+    let n = links.len();
+    let mut next = vec![Next::Nothing; n];
+    let mut sent_on = vec![false; n];
+    for (_, path) in routes {
+        if let Some(first) = path.first() {
+            sent_on[first.idx()] = true;
+        }
+        for (j, l) in path.iter().enumerate() {
+            let to = match path.get(j + 1) {
+                Some(&m) => Next::One(m),
+                None => Next::Many, // delivers to an endpoint
+            };
+            let x = &mut next[l.idx()];
+            *x = match (*x, to) {
+                (Next::Nothing, t) => t,
+                (Next::One(a), Next::One(b)) if a == b => Next::One(a),
+                _ => Next::Many,
+            };
+        }
+    }
+    let mut feeders: Vec<Vec<LinkId>> = vec![Vec::new(); n];
+    for (u, x) in next.iter().enumerate() {
+        if let Next::One(m) = *x {
+            feeders[m.idx()].push(LinkId(u as u32));
+        }
+    }
+    // Links routed into `m` by a link that also carries packets elsewhere.
+    let mut shared = vec![false; n];
+    for (_, path) in routes {
+        for w in path.windows(2) {
+            if next[w[0].idx()] != Next::One(w[1]) {
+                shared[w[1].idx()] = true;
+            }
+        }
+    }
+    let mut merges = Vec::new();
+    let mut merge_into = vec![None; n];
+    for (m, feed) in feeders.iter().enumerate() {
+        let link = &links[m];
+        let exclusive = !shared[m];
+        let lookahead = feed.iter().map(|u| links[u.idx()].delay).min();
+        let ok = feed.len() >= 2
+            && link.chained_from.is_none()
+            && !sent_on[m]
+            && exclusive
+            && local(link)
+            && feed
+                .iter()
+                .all(|u| local(&links[u.idx()]) && !links[u.idx()].exits)
+            && lookahead.is_some_and(|d| d.0 > 0);
+        if !ok {
+            continue;
+        }
+        for u in feed {
+            merge_into[u.idx()] = Some(merges.len() as u32);
+        }
+        merges.push(MergePoint {
+            link: LinkId(m as u32),
+            lookahead: lookahead.unwrap_or(Dur(0)),
+            queue: VecDeque::with_capacity(64),
+            pending: Vec::with_capacity(4),
+        });
+    }
+    (merges, merge_into)
+}
+
+impl MergePoint {
+    /// The link fed.
+    pub(super) fn link(&self) -> LinkId {
+        self.link
+    }
+
+    /// When to feed a packet arriving at `arrive`: at its arrival, as late as an arrival
+    /// event would (the feed then takes everything else due within the lookahead).
+    fn due(&self, arrive: SimTime) -> SimTime {
+        arrive
+    }
+}
+
+impl Simulation {
+    /// Feeder `feeder` brings `pkt` to merge point `m` at `arrive`.
+    #[inline]
+    pub(super) fn merge_push(&mut self, m: u32, arrive: SimTime, feeder: LinkId, pkt: Packet) {
+        let now = self.now;
+        let mp = &mut self.merges[m as usize];
+        // In (arrival, feeder) order; nearly always at the back.
+        let mut i = mp.queue.len();
+        while i > 0 {
+            let (a, f, _) = mp.queue[i - 1];
+            if (a, f.0) <= (arrive, feeder.0) {
+                break;
+            }
+            i -= 1;
+        }
+        mp.queue.insert(i, (arrive, feeder, pkt));
+        let due = mp.due(arrive).max(now);
+        if mp.pending.last().is_none_or(|&p| due < p) {
+            mp.pending.push(due);
+            self.events.push_merge(due, mp.link);
+        }
+    }
+
+    /// Merge point `link`'s feed event at `now`: offer it every packet arriving before
+    /// `now + D` (none can be added before that), then schedule the next feed.
+    pub(super) fn run_merge(&mut self, now: SimTime, link: LinkId) {
+        let m = self.links[link.idx()]
+            .merge_point
+            .expect("a merge event for a merge point") as usize;
+        self.merges[m].pending.pop();
+        let limit = now + self.merges[m].lookahead;
+        while let Some(&(arrive, _, pkt)) = self.merges[m].queue.front() {
+            if arrive >= limit {
+                break;
+            }
+            self.merges[m].queue.pop_front();
+            self.send_on(now, arrive, link, pkt);
+        }
+        let mp = &mut self.merges[m];
+        if let Some(&(arrive, _, _)) = mp.queue.front() {
+            let due = mp.due(arrive);
+            if mp.pending.last().is_none_or(|&p| due < p) {
+                mp.pending.push(due);
+                self.events.push_merge(due, link);
+            }
+        }
+    }
+}
