@@ -117,59 +117,6 @@ pub struct Simulation {
     merges: Vec<sim_merge::MergePoint>,
 }
 
-/// For each link, its only upstream link if the flows' static routes give it exactly one
-/// (and no endpoint sends on it directly); such a link can take packets as soon as the
-/// upstream link accepts them, because nothing else can reach its queue in between.
-fn chain_feeders(
-    sc: &Scenario,
-    fwd: &ForwardingTable,
-    pinned: &PinnedPaths,
-) -> Vec<Option<LinkId>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Feed {
-        Nothing,
-        One(LinkId),
-        Many,
-    }
-    let mut feed = vec![Feed::Nothing; sc.links.len()];
-    let mut note = |l: LinkId, from: Option<LinkId>| {
-        let f = &mut feed[l.idx()];
-        *f = match (*f, from) {
-            (Feed::Nothing, Some(p)) => Feed::One(p),
-            (Feed::One(q), Some(p)) if q == p => Feed::One(p),
-            _ => Feed::Many,
-        };
-    };
-    for (i, f) in sc.flows.iter().enumerate() {
-        let replies = !matches!(f.transport, TransportSpec::Udp(_));
-        let mut routes = Vec::new();
-        // Conservatively include the table routes even when every packet is pinned.
-        routes.extend(fwd.path(&sc.links, f.from, f.to));
-        if replies {
-            routes.extend(fwd.path(&sc.links, f.to, f.from));
-        }
-        for k in 1..=f.paths.len() {
-            routes.push(pinned.links(FlowId(i as u32), k as u8, true));
-            if replies {
-                routes.push(pinned.links(FlowId(i as u32), k as u8, false));
-            }
-        }
-        for path in routes {
-            let mut prev = None;
-            for l in path {
-                note(l, prev);
-                prev = Some(l);
-            }
-        }
-    }
-    feed.into_iter()
-        .map(|f| match f {
-            Feed::One(p) => Some(p),
-            _ => None,
-        })
-        .collect()
-}
-
 fn invalid(path: String, message: String) -> Problem {
     Problem { path, message }
 }
@@ -262,8 +209,9 @@ impl Simulation {
         // Chaining assumes a fixed upstream per link: not with adaptive routes or failures.
         let static_net = scenario.dv.is_none() && scenario.link_events.is_empty();
         let mut inline_in = vec![None; 2 * scenario.flows.len()];
+        let routes = sim_merge::every_route(&scenario, &fwd, &pinned);
         if scenario.link_model == LinkModel::Fast && static_net {
-            for (l, from) in chain_feeders(&scenario, &fwd, &pinned)
+            for (l, from) in sim_merge::chain_feeders(&routes, links.len())
                 .into_iter()
                 .enumerate()
             {
@@ -272,7 +220,7 @@ impl Simulation {
                     links[up.idx()].feeds_chain = true;
                 }
             }
-            inline_in = sim_inline::inline_endpoints(&scenario, &fwd, &pinned);
+            inline_in = sim_inline::inline_endpoints(&scenario, &routes, &fwd, &pinned);
         }
         if let Some(p) = &part {
             for l in &mut links {
@@ -281,7 +229,6 @@ impl Simulation {
         }
         let mut merges = Vec::new();
         if scenario.link_model == LinkModel::Fast && static_net {
-            let routes = sim_merge::every_route(&scenario, &fwd, &pinned);
             let local = |l: &Link| part.as_ref().is_none_or(|p| p.owns(l.from) && p.owns(l.to));
             let (points, into) = sim_merge::merge_points(&routes, &links, local);
             for (l, m) in into.into_iter().enumerate() {

@@ -50,47 +50,32 @@ enum Feed {
 /// nothing but itself.
 pub(super) fn inline_endpoints(
     sc: &Scenario,
+    routes: &[(EndpointId, Vec<LinkId>)],
     fwd: &ForwardingTable,
     pinned: &PinnedPaths,
 ) -> Vec<Option<LinkId>> {
     let mut feed = vec![Feed::Nothing; sc.links.len()];
-    let mut note = |l: LinkId, from: Feed| {
-        let f = &mut feed[l.idx()];
-        *f = match (*f, from) {
-            (Feed::Nothing, e @ Feed::Endpoint(_)) => e,
-            (Feed::Endpoint(a), Feed::Endpoint(b)) if a == b => Feed::Endpoint(a),
-            _ => Feed::Many,
-        };
-    };
     // Every route any packet can take, as chaining's analysis does (`chain_feeders`).
-    let mut route_ends = Vec::with_capacity(2 * sc.flows.len());
+    for (ep, path) in routes {
+        for (j, &l) in path.iter().enumerate() {
+            let from = if j == 0 {
+                Feed::Endpoint(*ep)
+            } else {
+                Feed::Many
+            };
+            let f = &mut feed[l.idx()];
+            *f = match (*f, from) {
+                (Feed::Nothing, e @ Feed::Endpoint(_)) => e,
+                (Feed::Endpoint(a), Feed::Endpoint(b)) if a == b => Feed::Endpoint(a),
+                _ => Feed::Many,
+            };
+        }
+    }
+    // The routes each flow's packets actually take (its only pinned path, else the
+    // table's), for the in- and out-links of its endpoints.
+    let mut route_ends = Vec::with_capacity(sc.flows.len());
     for (i, f) in sc.flows.iter().enumerate() {
         let fid = FlowId(i as u32);
-        let (tx, rx) = (EndpointId(2 * i as u32), EndpointId(2 * i as u32 + 1));
-        let replies = !matches!(f.transport, TransportSpec::Udp(_));
-        let mut routes: Vec<(EndpointId, Vec<LinkId>)> = Vec::new();
-        routes.extend(fwd.path(&sc.links, f.from, f.to).map(|p| (tx, p)));
-        if replies {
-            routes.extend(fwd.path(&sc.links, f.to, f.from).map(|p| (rx, p)));
-        }
-        for k in 1..=f.paths.len() {
-            routes.push((tx, pinned.links(fid, k as u8, true)));
-            if replies {
-                routes.push((rx, pinned.links(fid, k as u8, false)));
-            }
-        }
-        for (ep, path) in &routes {
-            for (j, &l) in path.iter().enumerate() {
-                let from = if j == 0 {
-                    Feed::Endpoint(*ep)
-                } else {
-                    Feed::Many
-                };
-                note(l, from);
-            }
-        }
-        // The routes this flow's packets actually take (its only pinned path, else the
-        // table's), for the in- and out-links of its endpoints.
         let (there, back) = match f.paths.len() {
             0 => (
                 fwd.path(&sc.links, f.from, f.to),

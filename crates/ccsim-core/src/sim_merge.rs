@@ -1,4 +1,8 @@
-//! Merge points fed ahead (a child module of `sim`).
+//! Links fed ahead (a child module of `sim`): chained links and merge points.
+//!
+//! A link whose only upstream is one other link is *chained* to it: it takes each packet
+//! the moment the upstream link accepts it, at the packet's future arrival time (see
+//! `net::link`).
 //!
 //! A link fed by several upstream links (a bottleneck behind access links) cannot be
 //! chained: its input order interleaves its feeders', so each packet used to wait in its
@@ -66,6 +70,40 @@ pub(super) fn every_route(
         }
     }
     routes
+}
+
+/// For each link, its only upstream link if the routes give it exactly one (and no
+/// endpoint sends on it directly): a chained link, which can take packets as soon as the
+/// upstream link accepts them, because nothing else can reach its queue in between.
+pub(super) fn chain_feeders(
+    routes: &[(EndpointId, Vec<LinkId>)],
+    n_links: usize,
+) -> Vec<Option<LinkId>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Feed {
+        Nothing,
+        One(LinkId),
+        Many,
+    }
+    let mut feed = vec![Feed::Nothing; n_links];
+    for (_, path) in routes {
+        let mut prev = None;
+        for &l in path {
+            let f = &mut feed[l.idx()];
+            *f = match (*f, prev) {
+                (Feed::Nothing, Some(p)) => Feed::One(p),
+                (Feed::One(q), Some(p)) if q == p => Feed::One(p),
+                _ => Feed::Many,
+            };
+            prev = Some(l);
+        }
+    }
+    feed.into_iter()
+        .map(|f| match f {
+            Feed::One(p) => Some(p),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The merge points of a network whose chaining is already set up (`chained_from`), and
