@@ -2,6 +2,8 @@
 # Compare the benchmark at two git revisions, side by side in one session.
 #
 #   bash benches/ab.sh REV_A REV_B [ROUNDS]      (default 9 rounds; REV may be HEAD, a tag…)
+#   THREADS=2 bash benches/ab.sh REV_A REV_B     (two threads per run; revisions older than
+#                                                 `threads` ignore it and run on one)
 #
 # Each revision's `bench` example is built in its own worktree under $TMPDIR, then the two
 # binaries run alternately (A, B, A, B, …; each run a fresh process, both scenarios), so slow
@@ -27,7 +29,7 @@ build "$2" b
 for _ in $(seq "$rounds"); do
   for side in a b; do
     for s in dumbbell-16 dumbbell-64-1g; do
-      echo "$side $s $("$work/bench-$side" --child "$s" | cut -d' ' -f1)"
+      echo "$side $s $("$work/bench-$side" --child "$s" --threads "${THREADS:-1}" | cut -d' ' -f1)"
     done
   done
 done > "$work/times"

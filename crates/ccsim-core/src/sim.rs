@@ -229,7 +229,8 @@ impl Simulation {
         }
         let mut merges = Vec::new();
         if scenario.link_model == LinkModel::Fast && static_net {
-            let local = |l: &Link| part.as_ref().is_none_or(|p| p.owns(l.from) && p.owns(l.to));
+            // A link runs in the part of its sending node.
+            let local = |l: &Link| part.as_ref().is_none_or(|p| p.owns(l.from));
             let (points, into) = sim_merge::merge_points(&routes, &links, local);
             for (l, m) in into.into_iter().enumerate() {
                 links[l].merge_into = m;

@@ -108,7 +108,9 @@ pub(super) fn chain_feeders(
 
 /// The merge points of a network whose chaining is already set up (`chained_from`), and
 /// for each link the merge point it feeds. `local(l)` says whether link `l` runs in this
-/// simulation's part (always, on one thread).
+/// simulation's part (always, on one thread); a feeder must also not come from the other
+/// part (`exits` marks those leaving this one, and a local feeder's far end is the merge
+/// point's sending node, local too).
 pub(super) fn merge_points(
     routes: &[(EndpointId, Vec<LinkId>)],
     links: &[Link],
