@@ -461,7 +461,7 @@ impl Simulation {
     }
     /// How many links are merge points fed ahead (see `sim_merge`).
     pub fn merge_points(&self) -> usize {
-        self.merges.len()
+        self.merges.len() + self.peer.as_ref().map_or(0, |p| p.merges.len())
     }
     /// An endpoint, for inspection (flow `i` has sender `2i` and receiver `2i + 1`).
     pub fn endpoint(&self, id: EndpointId) -> &Endpoint {
