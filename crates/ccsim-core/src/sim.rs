@@ -631,7 +631,7 @@ impl Simulation {
             return None;
         }
         if let Some(m) = self.links[l.idx()].merge_into {
-            self.merge_push(m, arrive, l, *pkt);
+            self.merge_push(m, arrive, *pkt);
             return None;
         }
         self.links[l.idx()].deliver_at(arrive, *pkt, &mut self.events);

@@ -21,11 +21,13 @@
 //! and the fast link model. `tests/engine_invariants.rs` checks the results against the
 //! per-hop model bit for bit.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use super::Simulation;
 use crate::ids::{EndpointId, FlowId, LinkId};
 use crate::net::pinned::PinnedPaths;
+use crate::net::ring::Ring;
 use crate::net::routing::ForwardingTable;
 use crate::net::Link;
 use crate::packet::Packet;
@@ -38,8 +40,12 @@ pub(super) struct MergePoint {
     link: LinkId,
     /// The feeders' shortest propagation delay.
     lookahead: Dur,
-    /// Packets on the feeders, (arrival, feeder, packet), in arrival order.
-    queue: VecDeque<(SimTime, LinkId, Packet)>,
+    /// Per feeder (in link index order), its packets and their arrivals, in arrival order
+    /// (a FIFO link delivers in order).
+    rings: Vec<Ring<(SimTime, Packet)>>,
+    /// The head of every feeder ring that has one, as (arrival, feeder slot): a k-way
+    /// merge, ties by slot, which is link index order, as arrival events tie.
+    heads: BinaryHeap<Reverse<(SimTime, u32)>>,
     /// Pending feed events; the last is the earliest.
     pending: Vec<SimTime>,
 }
@@ -115,7 +121,7 @@ pub(super) fn merge_points(
     routes: &[(EndpointId, Vec<LinkId>)],
     links: &[Link],
     local: impl Fn(&Link) -> bool,
-) -> (Vec<MergePoint>, Vec<Option<u32>>) {
+) -> (Vec<MergePoint>, Vec<Option<(u32, u32)>>) {
     #[derive(Clone, Copy, PartialEq)]
     enum Next {
         Nothing,
@@ -175,13 +181,15 @@ pub(super) fn merge_points(
         if !ok {
             continue;
         }
-        for u in feed {
-            merge_into[u.idx()] = Some(merges.len() as u32);
+        // `feed` lists the feeders in link index order.
+        for (slot, u) in feed.iter().enumerate() {
+            merge_into[u.idx()] = Some((merges.len() as u32, slot as u32));
         }
         merges.push(MergePoint {
             link: LinkId(m as u32),
             lookahead: lookahead.unwrap_or(Dur(0)),
-            queue: VecDeque::with_capacity(64),
+            rings: feed.iter().map(|_| Ring::with_capacity(16)).collect(),
+            heads: BinaryHeap::with_capacity(feed.len()),
             pending: Vec::with_capacity(4),
         });
     }
@@ -202,21 +210,16 @@ impl MergePoint {
 }
 
 impl Simulation {
-    /// Feeder `feeder` brings `pkt` to merge point `m` at `arrive`.
+    /// The feeder in slot `slot` of merge point `m` brings `pkt` to it at `arrive`.
     #[inline]
-    pub(super) fn merge_push(&mut self, m: u32, arrive: SimTime, feeder: LinkId, pkt: Packet) {
+    pub(super) fn merge_push(&mut self, (m, slot): (u32, u32), arrive: SimTime, pkt: Packet) {
         let now = self.now;
         let mp = &mut self.merges[m as usize];
-        // In (arrival, feeder) order; nearly always at the back.
-        let mut i = mp.queue.len();
-        while i > 0 {
-            let (a, f, _) = mp.queue[i - 1];
-            if (a, f.0) <= (arrive, feeder.0) {
-                break;
-            }
-            i -= 1;
+        let ring = &mut mp.rings[slot as usize];
+        if ring.is_empty() {
+            mp.heads.push(Reverse((arrive, slot)));
         }
-        mp.queue.insert(i, (arrive, feeder, pkt));
+        ring.push_back((arrive, pkt));
         let due = mp.due(arrive).max(now);
         if mp.pending.last().is_none_or(|&p| due < p) {
             mp.pending.push(due);
@@ -232,15 +235,30 @@ impl Simulation {
             .expect("a merge event for a merge point") as usize;
         self.merges[m].pending.pop();
         let limit = now + self.merges[m].lookahead;
-        while let Some(&(arrive, _, pkt)) = self.merges[m].queue.front() {
+        loop {
+            let mp = &mut self.merges[m];
+            let Some(&Reverse((arrive, slot))) = mp.heads.peek() else {
+                break;
+            };
             if arrive >= limit {
                 break;
             }
-            self.merges[m].queue.pop_front();
+            let ring = &mut mp.rings[slot as usize];
+            let (_, pkt) = ring.pop_front().expect("a head has a packet");
+            match ring.front() {
+                Some(&(next, _)) => {
+                    mp.heads.peek_mut().expect("a head").0 = (next, slot);
+                }
+                None => {
+                    mp.heads.pop();
+                }
+            }
+            // (Offering may run endpoints whose packets come back to this merge point,
+            // arriving after `limit`.)
             self.send_on(now, arrive, link, pkt);
         }
         let mp = &mut self.merges[m];
-        if let Some(&(arrive, _, _)) = mp.queue.front() {
+        if let Some(&Reverse((arrive, _))) = mp.heads.peek() {
             let due = mp.due(arrive);
             if mp.pending.last().is_none_or(|&p| due < p) {
                 mp.pending.push(due);

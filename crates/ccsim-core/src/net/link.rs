@@ -125,9 +125,10 @@ pub struct Link {
     /// Whether some link is chained from this one (else packets reaching its far end are
     /// delivered without looking up the next hop).
     pub feeds_chain: bool,
-    /// The merge point this link feeds ahead, if any (`sim::sim_merge`): its packets go
-    /// to that merge point's queue instead of this link's delivery ring.
-    pub merge_into: Option<u32>,
+    /// The merge point this link feeds ahead and its slot there, if any
+    /// (`sim::sim_merge`): its packets go to that merge point instead of this link's
+    /// delivery ring.
+    pub merge_into: Option<(u32, u32)>,
     /// This link's index among the merge points, if it is one.
     pub merge_point: Option<u32>,
     /// Whether the far end is in the other part of a network split across two threads
