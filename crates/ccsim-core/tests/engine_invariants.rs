@@ -34,6 +34,7 @@ fn scenarios() -> Vec<(String, Scenario)> {
     out.push(("lossy-mix".into(), lossy_mix()));
     out.push(("lossy-dumbbell".into(), lossy_dumbbell()));
     out.push(("direct-link".into(), direct_link()));
+    out.push(("two-networks".into(), two_networks()));
     out.push(("pinned-diamond".into(), pinned_diamond()));
     out
 }
@@ -121,6 +122,22 @@ fn direct_link() -> Scenario {
     net.link("a", "b", 5.0, 4.0, q(), LossSpec::Bernoulli(0.01));
     net.link("b", "a", 5.0, 4.0, q(), LossSpec::Bernoulli(0.01));
     net.flow("direct", "a", "b", tcp(RecoverySpec::Sack));
+    net.trace_all()
+}
+
+/// Two networks with no link between them (a split puts one in each part, with nothing to
+/// exchange).
+fn two_networks() -> Scenario {
+    let mut net = Net::new(4.0, 29);
+    let q = || QueueSpec::DropTail {
+        limit: QueueLimit::Packets(20),
+    };
+    net.link("a", "b", 5.0, 1.0, q(), LossSpec::Bernoulli(0.01));
+    net.link("b", "a", 5.0, 1.0, q(), LossSpec::None);
+    net.link("c", "d", 5.0, 2.0, q(), LossSpec::None);
+    net.link("d", "c", 5.0, 2.0, q(), LossSpec::Bernoulli(0.01));
+    net.flow("ab", "a", "b", tcp(RecoverySpec::Sack));
+    net.flow("cd", "c", "d", tcp(RecoverySpec::NewReno));
     net.trace_all()
 }
 
@@ -362,7 +379,13 @@ fn two_threads_give_the_same_results_as_one() {
             );
         }
     }
-    for name in ["dumbbell-16", "lossy-dumbbell", "lossy-mix", "direct-link"] {
+    for name in [
+        "dumbbell-16",
+        "lossy-dumbbell",
+        "lossy-mix",
+        "direct-link",
+        "two-networks",
+    ] {
         assert!(
             split.iter().any(|s| s == name),
             "{name} should split: {split:?}"
