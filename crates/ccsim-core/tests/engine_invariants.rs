@@ -331,18 +331,26 @@ fn inline_endpoints_and_merge_points_match_the_per_hop_model_with_and_without_sa
 #[test]
 fn running_in_steps_gives_the_same_results_as_one_run() {
     // `run_until` may stop anywhere (the CLI's progress line, the Python API); inline
-    // endpoints must not have run past the stop.
-    let sc = lossy_dumbbell();
-    let whole = run(&sc);
-    let mut sim = Simulation::new(sc.clone()).unwrap();
-    let mut t = 0u64;
-    while t < sc.duration.0 {
-        t += 123_456_789;
-        sim.run_until(ccsim_core::units::SimTime(t));
+    // endpoints and merge points must not have run past the stop, nor a split run's parts.
+    for threads in [1, 2] {
+        let mut sc = lossy_dumbbell();
+        sc.threads = threads;
+        let whole = run(&sc);
+        let mut sim = Simulation::new(sc.clone()).unwrap();
+        assert_eq!(sim.is_split(), threads == 2);
+        let mut t = 0u64;
+        while t < sc.duration.0 {
+            t += 123_456_789;
+            sim.run_until(ccsim_core::units::SimTime(t));
+        }
+        let mut stepped = sim.finish();
+        stepped.events = whole.events;
+        assert_eq!(
+            fingerprint(&stepped),
+            fingerprint(&whole),
+            "{threads} threads"
+        );
     }
-    let mut stepped = sim.finish();
-    stepped.events = whole.events;
-    assert_eq!(fingerprint(&stepped), fingerprint(&whole));
 }
 
 #[test]
@@ -391,23 +399,6 @@ fn two_threads_give_the_same_results_as_one() {
             "{name} should split: {split:?}"
         );
     }
-}
-
-#[test]
-fn a_split_run_in_steps_gives_the_same_results_as_one_run() {
-    let mut sc = lossy_dumbbell();
-    sc.threads = 2;
-    let whole = run(&sc);
-    let mut sim = Simulation::new(sc.clone()).unwrap();
-    assert!(sim.is_split());
-    let mut t = 0u64;
-    while t < sc.duration.0 {
-        t += 123_456_789;
-        sim.run_until(ccsim_core::units::SimTime(t));
-    }
-    let mut stepped = sim.finish();
-    stepped.events = whole.events;
-    assert_eq!(fingerprint(&stepped), fingerprint(&whole));
 }
 
 #[test]
