@@ -208,9 +208,15 @@ impl Simulation {
         let mut links = links;
         // Chaining assumes a fixed upstream per link: not with adaptive routes or failures.
         let static_net = scenario.dv.is_none() && scenario.link_events.is_empty();
+        if let Some(p) = &part {
+            for l in &mut links {
+                l.exits = p.owns(l.from) && !p.owns(l.to);
+            }
+        }
         let mut inline_in = vec![None; 2 * scenario.flows.len()];
-        let routes = sim_merge::every_route(&scenario, &fwd, &pinned);
+        let mut merges = Vec::new();
         if scenario.link_model == LinkModel::Fast && static_net {
+            let routes = sim_merge::every_route(&scenario, &fwd, &pinned);
             for (l, from) in sim_merge::chain_feeders(&routes, links.len())
                 .into_iter()
                 .enumerate()
@@ -221,14 +227,6 @@ impl Simulation {
                 }
             }
             inline_in = sim_inline::inline_endpoints(&scenario, &routes, &fwd, &pinned);
-        }
-        if let Some(p) = &part {
-            for l in &mut links {
-                l.exits = p.owns(l.from) && !p.owns(l.to);
-            }
-        }
-        let mut merges = Vec::new();
-        if scenario.link_model == LinkModel::Fast && static_net {
             // A link runs in the part of its sending node.
             let local = |l: &Link| part.as_ref().is_none_or(|p| p.owns(l.from));
             let (points, into) = sim_merge::merge_points(&routes, &links, local);
