@@ -233,9 +233,6 @@ impl Simulation {
             for (l, m) in into.into_iter().enumerate() {
                 links[l].merge_into = m;
             }
-            for (i, mp) in points.iter().enumerate() {
-                links[mp.link().idx()].merge_point = Some(i as u32);
-            }
             merges = points;
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
@@ -527,9 +524,9 @@ impl Simulation {
                     self.endpoints[ep.idx()].on_timer(now, &mut self.out);
                     self.flush(now, ep);
                 }
-                Event::Merge(l) => {
+                Event::Merge(m) => {
                     self.events.pop_top();
-                    self.run_merge(now, l);
+                    self.run_merge(now, m);
                 }
                 Event::Control => {
                     self.events.pop_top();

@@ -25,6 +25,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::Simulation;
+use crate::engine::EventQueue;
 use crate::ids::{EndpointId, FlowId, LinkId};
 use crate::net::pinned::PinnedPaths;
 use crate::net::ring::Ring;
@@ -114,9 +115,8 @@ pub(super) fn chain_feeders(
 
 /// The merge points of a network whose chaining is already set up (`chained_from`), and
 /// for each link the merge point it feeds. `local(l)` says whether link `l` runs in this
-/// simulation's part (always, on one thread); a feeder must also not come from the other
-/// part (`exits` marks those leaving this one, and a local feeder's far end is the merge
-/// point's sending node, local too).
+/// simulation's part (always, on one thread): the merge point and every feeder must (a
+/// local feeder ends at the merge point's sending node, so it does not leave the part).
 pub(super) fn merge_points(
     routes: &[(EndpointId, Vec<LinkId>)],
     links: &[Link],
@@ -174,9 +174,7 @@ pub(super) fn merge_points(
             && !sent_on[m]
             && exclusive
             && local(link)
-            && feed
-                .iter()
-                .all(|u| local(&links[u.idx()]) && !links[u.idx()].exits)
+            && feed.iter().all(|u| local(&links[u.idx()]))
             && lookahead.is_some_and(|d| d.0 > 0);
         if !ok {
             continue;
@@ -197,15 +195,15 @@ pub(super) fn merge_points(
 }
 
 impl MergePoint {
-    /// The link fed.
-    pub(super) fn link(&self) -> LinkId {
-        self.link
-    }
-
-    /// When to feed a packet arriving at `arrive`: at its arrival, as late as an arrival
-    /// event would (the feed then takes everything else due within the lookahead).
-    fn due(&self, arrive: SimTime) -> SimTime {
-        arrive
+    /// Make sure a feed event (merge point `m`) is pending at `due` or earlier. Feeds happen
+    /// at a packet's arrival, as late as its arrival event would: the feed then takes
+    /// everything else due within the lookahead.
+    #[inline]
+    fn schedule(&mut self, m: u32, due: SimTime, events: &mut EventQueue) {
+        if self.pending.last().is_none_or(|&p| due < p) {
+            self.pending.push(due);
+            events.push_merge(due, m);
+        }
     }
 }
 
@@ -220,23 +218,17 @@ impl Simulation {
             mp.heads.push(Reverse((arrive, slot)));
         }
         ring.push_back((arrive, pkt));
-        let due = mp.due(arrive).max(now);
-        if mp.pending.last().is_none_or(|&p| due < p) {
-            mp.pending.push(due);
-            self.events.push_merge(due, mp.link);
-        }
+        mp.schedule(m, arrive.max(now), &mut self.events);
     }
 
-    /// Merge point `link`'s feed event at `now`: offer it every packet arriving before
+    /// Merge point `m`'s feed event at `now`: offer it every packet arriving before
     /// `now + D` (none can be added before that), then schedule the next feed.
-    pub(super) fn run_merge(&mut self, now: SimTime, link: LinkId) {
-        let m = self.links[link.idx()]
-            .merge_point
-            .expect("a merge event for a merge point") as usize;
-        self.merges[m].pending.pop();
-        let limit = now + self.merges[m].lookahead;
+    pub(super) fn run_merge(&mut self, now: SimTime, m: u32) {
+        let mp = &mut self.merges[m as usize];
+        mp.pending.pop();
+        let (link, limit) = (mp.link, now + mp.lookahead);
         loop {
-            let mp = &mut self.merges[m];
+            let mp = &mut self.merges[m as usize];
             let Some(&Reverse((arrive, slot))) = mp.heads.peek() else {
                 break;
             };
@@ -257,13 +249,9 @@ impl Simulation {
             // arriving after `limit`.)
             self.send_on(now, arrive, link, pkt);
         }
-        let mp = &mut self.merges[m];
+        let mp = &mut self.merges[m as usize];
         if let Some(&Reverse((arrive, _))) = mp.heads.peek() {
-            let due = mp.due(arrive);
-            if mp.pending.last().is_none_or(|&p| due < p) {
-                mp.pending.push(due);
-                self.events.push_merge(due, link);
-            }
+            mp.schedule(m, arrive, &mut self.events);
         }
     }
 }

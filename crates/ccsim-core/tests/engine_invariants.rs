@@ -112,15 +112,22 @@ fn lossy_dumbbell() -> Scenario {
     net.trace_all()
 }
 
+/// Links both ways between hosts `a` and `b`: 5 Mb/s, `delay_ms`, DropTail 20 packets,
+/// with the given losses there and back.
+fn host_pair(net: &mut Net, a: &str, b: &str, delay_ms: f64, there: LossSpec, back: LossSpec) {
+    let q = || QueueSpec::DropTail {
+        limit: QueueLimit::Packets(20),
+    };
+    net.link(a, b, 5.0, delay_ms, q(), there);
+    net.link(b, a, 5.0, delay_ms, q(), back);
+}
+
 /// Two hosts on one lossy link, no router between them: each inline endpoint's packets
 /// reach the other without an event (runs queue behind each other, no recursion).
 fn direct_link() -> Scenario {
     let mut net = Net::new(6.0, 23);
-    let q = || QueueSpec::DropTail {
-        limit: QueueLimit::Packets(20),
-    };
-    net.link("a", "b", 5.0, 4.0, q(), LossSpec::Bernoulli(0.01));
-    net.link("b", "a", 5.0, 4.0, q(), LossSpec::Bernoulli(0.01));
+    let loss = || LossSpec::Bernoulli(0.01);
+    host_pair(&mut net, "a", "b", 4.0, loss(), loss());
     net.flow("direct", "a", "b", tcp(RecoverySpec::Sack));
     net.trace_all()
 }
@@ -129,13 +136,9 @@ fn direct_link() -> Scenario {
 /// exchange).
 fn two_networks() -> Scenario {
     let mut net = Net::new(4.0, 29);
-    let q = || QueueSpec::DropTail {
-        limit: QueueLimit::Packets(20),
-    };
-    net.link("a", "b", 5.0, 1.0, q(), LossSpec::Bernoulli(0.01));
-    net.link("b", "a", 5.0, 1.0, q(), LossSpec::None);
-    net.link("c", "d", 5.0, 2.0, q(), LossSpec::None);
-    net.link("d", "c", 5.0, 2.0, q(), LossSpec::Bernoulli(0.01));
+    let loss = LossSpec::Bernoulli(0.01);
+    host_pair(&mut net, "a", "b", 1.0, loss.clone(), LossSpec::None);
+    host_pair(&mut net, "c", "d", 2.0, LossSpec::None, loss);
     net.flow("ab", "a", "b", tcp(RecoverySpec::Sack));
     net.flow("cd", "c", "d", tcp(RecoverySpec::NewReno));
     net.trace_all()

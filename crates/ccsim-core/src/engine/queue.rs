@@ -27,9 +27,9 @@ pub enum Event {
     Sample,
     /// Control work: routing agents' timers and scheduled link failures/recoveries.
     Control,
-    /// (Fast link model.) A merge point (the link given) takes the packets its feeders
-    /// bring within their lookahead (see `sim::sim_merge`).
-    Merge(LinkId),
+    /// (Fast link model.) Merge point number `n` takes the packets its feeders bring
+    /// within their lookahead (see `sim::sim_merge`).
+    Merge(u32),
 }
 
 /// Ordering class of an event within one instant.
@@ -78,7 +78,7 @@ fn decode(k: u128) -> (SimTime, Event) {
     let t = SimTime((k >> 64) as u64);
     let tie = (k as u64) & ((1u64 << TIE_BITS) - 1);
     let ev = match (k >> TIE_BITS as u128) as u64 & 3 {
-        0 if tie & MERGE_BIT != 0 => Event::Merge(LinkId(tie as u32)),
+        0 if tie & MERGE_BIT != 0 => Event::Merge(tie as u32),
         0 => Event::TxDone(LinkId(tie as u32)),
         1 => Event::LinkArrival(LinkId(tie as u32)),
         _ => match tie & TARGET_MASK {
@@ -127,10 +127,10 @@ impl EventQueue {
         self.push_key(key_of(t, EventClass::Arrival, link.0 as u64));
     }
 
-    /// Schedule merge point `link`'s feed at `t`.
+    /// Schedule merge point `n`'s feed at `t`.
     #[inline]
-    pub fn push_merge(&mut self, t: SimTime, link: LinkId) {
-        self.push_key(key_of(t, EventClass::TxDone, MERGE_BIT | link.0 as u64));
+    pub fn push_merge(&mut self, t: SimTime, n: u32) {
+        self.push_key(key_of(t, EventClass::TxDone, MERGE_BIT | n as u64));
     }
 
     /// Schedule a transmission end on `link` at `t`.
@@ -280,14 +280,14 @@ mod tests {
         q.push_timer(SimTime(7), Event::Sample);
         q.push_arrival(SimTime(7), LinkId(9));
         q.push_arrival(SimTime(7), LinkId(2));
-        q.push_merge(SimTime(7), LinkId(1));
+        q.push_merge(SimTime(7), 1);
         q.push_tx_done(SimTime(7), LinkId(4));
         let order: Vec<Event> = std::iter::from_fn(|| q.pop().map(|x| x.1)).collect();
         assert_eq!(
             order,
             vec![
                 Event::TxDone(LinkId(4)),
-                Event::Merge(LinkId(1)),
+                Event::Merge(1),
                 Event::LinkArrival(LinkId(2)),
                 Event::LinkArrival(LinkId(9)),
                 Event::Sample,

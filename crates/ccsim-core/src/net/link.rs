@@ -129,8 +129,6 @@ pub struct Link {
     /// (`sim::sim_merge`): its packets go to that merge point instead of this link's
     /// delivery ring.
     pub merge_into: Option<(u32, u32)>,
-    /// This link's index among the merge points, if it is one.
-    pub merge_point: Option<u32>,
     /// Whether the far end is in the other part of a network split across two threads
     /// (`sim::sim_parallel`): accepted packets are then handed over to the other thread.
     pub exits: bool,
@@ -206,7 +204,6 @@ impl Link {
             chained_from: None,
             feeds_chain: false,
             merge_into: None,
-            merge_point: None,
             exits: false,
             disc,
             loss,
