@@ -5,12 +5,16 @@
 //! (VmHWM) is its own. Prints median, min and max wall time of the simulation proper
 //! (building and running, not process start), data packets delivered per wall second and
 //! peak resident memory.
+//!
+//! `bench --train FILE...` runs scenario files instead and prints nothing but their names:
+//! the training workload of a profile-guided build (`benches/pgo.sh`), kept apart from the
+//! two benchmark scenarios so that the profile is not fitted to them.
 
 use std::process::Command;
 use std::time::Instant;
 
 use ccsim_core::scenario::builders::{dumbbell, DumbbellParams};
-use ccsim_core::scenario::from_json_value;
+use ccsim_core::scenario::{from_json_value, from_toml_str};
 use ccsim_core::Simulation;
 
 fn params(name: &str) -> DumbbellParams {
@@ -71,8 +75,25 @@ fn child(name: &str, threads: u32) {
     );
 }
 
+/// Run every scenario file in `paths` to its end, on one thread and then on two.
+fn train(paths: &[String]) {
+    for path in paths {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for threads in [1, 2] {
+            let mut sc = from_toml_str(&text, path).unwrap_or_else(|e| panic!("{e}"));
+            sc.threads = threads;
+            let r = Simulation::new(sc).expect("builds").finish();
+            println!("{path} (threads = {threads}): {} events", r.events);
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == "--train") {
+        train(&args[2..]);
+        return;
+    }
     let threads: u32 = args
         .iter()
         .position(|a| a == "--threads")
