@@ -561,7 +561,7 @@ impl Simulation {
             self.endpoints[ep.idx()].on_packet(now, &pkt, &mut self.out);
             self.flush(now, ep);
         } else {
-            self.forward(now, now, node, pkt);
+            self.forward(now, now, node, &pkt);
         }
     }
 
@@ -570,9 +570,9 @@ impl Simulation {
     /// the packet is on, offer it there at once at its future arrival time; the last link
     /// delivers it with an event, or to an inline endpoint.
     #[inline(always)]
-    fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: Packet) {
-        let Some(l) = self.next_link(node, &pkt) else {
-            self.drop_packet(&pkt, DropCause::NoRoute);
+    fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: &Packet) {
+        let Some(l) = self.next_link(node, pkt) else {
+            self.drop_packet(pkt, DropCause::NoRoute);
             return;
         };
         self.send_on(now, at, l, pkt);
@@ -580,13 +580,13 @@ impl Simulation {
 
     /// Offer `pkt` to link `l` at `at`, and on along the chained links after it.
     #[inline(always)]
-    fn send_on(&mut self, now: SimTime, at: SimTime, l: LinkId, pkt: Packet) {
+    fn send_on(&mut self, now: SimTime, at: SimTime, l: LinkId, pkt: &Packet) {
         let (mut l, mut at) = (l, at);
         loop {
             let link = &mut self.links[l.idx()];
-            match link.offer(now, at, &pkt, &mut self.events) {
+            match link.offer(now, at, pkt, &mut self.events) {
                 Err(cause) => {
-                    self.drop_packet(&pkt, cause);
+                    self.drop_packet(pkt, cause);
                     return;
                 }
                 Ok(arrive) => {
@@ -594,10 +594,10 @@ impl Simulation {
                         return;
                     }
                     if link.exits {
-                        self.hand_over(l, arrive, pkt);
+                        self.hand_over(l, arrive, *pkt);
                         return;
                     }
-                    match self.onward(now, l, arrive, &pkt) {
+                    match self.onward(now, l, arrive, pkt) {
                         Some(n) => (l, at) = (n, arrive),
                         None => return,
                     }
@@ -622,11 +622,11 @@ impl Simulation {
                 }
             }
         } else if v == pkt.dst && self.can_inline(l, arrive, pkt) {
-            self.run_inline(now, arrive, *pkt);
+            self.run_inline(now, arrive, pkt);
             return None;
         }
         if let Some(m) = self.links[l.idx()].merge_into {
-            self.merge_push(m, arrive, *pkt);
+            self.merge_push(m, arrive, pkt);
             return None;
         }
         self.links[l.idx()].deliver_at(arrive, *pkt, &mut self.events);
@@ -756,13 +756,14 @@ impl Simulation {
             // the outermost flush), so nothing writes to `self.out` meanwhile.
             let mut out = std::mem::take(&mut self.out);
             self.flushing += 1;
-            for mut pkt in out.drain(..) {
+            for pkt in out.iter_mut() {
                 self.created += 1;
                 if pkt.path == 0 {
                     pkt.path = stamp;
                 }
                 self.forward(now, at, node, pkt);
             }
+            out.clear();
             self.flushing -= 1;
             debug_assert!(self.out.is_empty(), "an endpoint ran during a flush");
             self.out = out;

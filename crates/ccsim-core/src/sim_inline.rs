@@ -129,11 +129,11 @@ impl Simulation {
     /// put on the links, and two inline endpoints facing each other across one link must
     /// not recurse.
     #[inline]
-    pub(super) fn run_inline(&mut self, now: SimTime, at: SimTime, pkt: Packet) {
+    pub(super) fn run_inline(&mut self, now: SimTime, at: SimTime, pkt: &Packet) {
         if self.inlining || self.flushing > 0 {
             // In time order (ties in arrival order), as the event queue would take them.
             let i = self.inline_work.partition_point(|w| w.1 <= at);
-            self.inline_work.insert(i, (pkt.dst_ep, at, pkt));
+            self.inline_work.insert(i, (pkt.dst_ep, at, *pkt));
             return;
         }
         debug_assert!(
@@ -141,7 +141,7 @@ impl Simulation {
             "queued inline work left behind"
         );
         self.inlining = true;
-        self.handle_inline(now, pkt.dst_ep, at, &pkt);
+        self.handle_inline(now, pkt.dst_ep, at, pkt);
         self.drain_queue(now);
         self.inlining = false;
     }

@@ -210,14 +210,14 @@ impl MergePoint {
 impl Simulation {
     /// The feeder in slot `slot` of merge point `m` brings `pkt` to it at `arrive`.
     #[inline]
-    pub(super) fn merge_push(&mut self, (m, slot): (u32, u32), arrive: SimTime, pkt: Packet) {
+    pub(super) fn merge_push(&mut self, (m, slot): (u32, u32), arrive: SimTime, pkt: &Packet) {
         let now = self.now;
         let mp = &mut self.merges[m as usize];
         let ring = &mut mp.rings[slot as usize];
         if ring.is_empty() {
             mp.heads.push(Reverse((arrive, slot)));
         }
-        ring.push_back((arrive, pkt));
+        ring.push_back((arrive, *pkt));
         mp.schedule(m, arrive.max(now), &mut self.events);
     }
 
@@ -247,7 +247,7 @@ impl Simulation {
             }
             // (Offering may run endpoints whose packets come back to this merge point,
             // arriving after `limit`.)
-            self.send_on(now, arrive, link, pkt);
+            self.send_on(now, arrive, link, &pkt);
         }
         let mp = &mut self.merges[m as usize];
         if let Some(&Reverse((arrive, _))) = mp.heads.peek() {

@@ -316,7 +316,7 @@ impl Simulation {
             let now = self.now;
             for (l, arrive, pkt) in taken.drain(..) {
                 if let Some(n) = self.onward(now, l, arrive, &pkt) {
-                    self.send_on(now, arrive, n, pkt);
+                    self.send_on(now, arrive, n, &pkt);
                 }
             }
             if let Some(p) = &mut self.part {

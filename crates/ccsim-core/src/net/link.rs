@@ -83,15 +83,21 @@ enum Pipe {
     PerHop(PerHopPipe),
 }
 
+/// A link's loss model. The scripted list is boxed so that the enum has a plain tag: the
+/// hot path's `Loss::None` test is one compare, not a niche decoding.
 #[derive(Clone, Debug)]
 enum Loss {
     None,
     Bernoulli(f64),
-    Scripted {
-        drop: Vec<u64>,
-        next: usize,
-        seen: u64,
-    },
+    Scripted(Box<ScriptedLoss>),
+}
+
+/// Scripted losses: the data packets (0-based, in arrival order) to drop.
+#[derive(Clone, Debug)]
+struct ScriptedLoss {
+    drop: Vec<u64>,
+    next: usize,
+    seen: u64,
 }
 
 /// A drop decided at a time after the end of the run, to be undone by `finish`.
@@ -169,11 +175,11 @@ impl Link {
                 let mut drop = v.clone();
                 drop.sort_unstable();
                 drop.dedup();
-                Loss::Scripted {
+                Loss::Scripted(Box::new(ScriptedLoss {
                     drop,
                     next: 0,
                     seen: 0,
-                }
+                }))
             }
         };
         let pipe = match model {
@@ -356,14 +362,14 @@ impl Link {
         match &mut self.loss {
             Loss::None => None,
             Loss::Bernoulli(p) => self.loss_rng.bernoulli(*p).then_some(DropCause::RandomLoss),
-            Loss::Scripted { drop, next, seen } => {
+            Loss::Scripted(sc) => {
                 if !pkt.is_data() {
                     return None;
                 }
-                let i = *seen;
-                *seen += 1;
-                if *next < drop.len() && drop[*next] == i {
-                    *next += 1;
+                let i = sc.seen;
+                sc.seen += 1;
+                if sc.next < sc.drop.len() && sc.drop[sc.next] == i {
+                    sc.next += 1;
                     Some(DropCause::ScriptedLoss)
                 } else {
                     None
