@@ -206,3 +206,58 @@ impl AnyCc {
         }
     }
 }
+
+/// Calls `$call` on the controller inside an `AnyCc`, dispatched statically (a match, each
+/// arm inlinable), not through `inner()`'s trait object: the sender asks for its window,
+/// pacing rate and timeout on every ACK.
+macro_rules! each_cc {
+    ($cc:expr, $c:ident => $call:expr) => {
+        match $cc {
+            AnyCc::Reno($c) => $call,
+            AnyCc::Vegas($c) => $call,
+            AnyCc::Westwood($c) => $call,
+            AnyCc::Cubic($c) => $call,
+            AnyCc::Fast($c) => $call,
+            AnyCc::Coupled($c) => $call,
+        }
+    };
+}
+
+impl CongestionControl for AnyCc {
+    fn name(&self) -> &'static str {
+        each_cc!(self, c => c.name())
+    }
+    #[inline]
+    fn cwnd(&self) -> Bytes {
+        each_cc!(self, c => c.cwnd())
+    }
+    #[inline]
+    fn ssthresh(&self) -> Bytes {
+        each_cc!(self, c => c.ssthresh())
+    }
+    #[inline]
+    fn pacing_rate(&self) -> Option<Rate> {
+        each_cc!(self, c => c.pacing_rate())
+    }
+    #[inline]
+    fn on_ack(&mut self, ev: &AckEvent) {
+        each_cc!(self, c => c.on_ack(ev))
+    }
+    fn on_congestion(&mut self, ev: &CongestionEvent) {
+        each_cc!(self, c => c.on_congestion(ev))
+    }
+    fn on_recovery_exit(&mut self, now: SimTime) {
+        each_cc!(self, c => c.on_recovery_exit(now))
+    }
+    #[inline]
+    fn on_round(&mut self, ev: &RoundEvent) {
+        each_cc!(self, c => c.on_round(ev))
+    }
+    #[inline]
+    fn next_timeout(&self) -> Option<SimTime> {
+        each_cc!(self, c => c.next_timeout())
+    }
+    fn on_timeout(&mut self, now: SimTime) {
+        each_cc!(self, c => c.on_timeout(now))
+    }
+}

@@ -10,7 +10,9 @@ use super::path_select::{FlowOutcome, PathSelector};
 use super::rto::RttEstimator;
 use super::scoreboard::Scoreboard;
 use crate::apps::{AppEvent, SenderApp};
-use crate::cc::{AckEvent, AnyCc, CcContext, CongestionEvent, CongestionKind, RoundEvent};
+use crate::cc::{
+    AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::scenario::{RecoverySpec, TcpSpec};
@@ -204,7 +206,7 @@ impl TcpSender {
         if !self.open {
             return false;
         }
-        if self.cc.inner().pacing_rate().is_some() && self.pace_next > now {
+        if self.cc.pacing_rate().is_some() && self.pace_next > now {
             return false;
         }
         let win = self.window_segments();
@@ -236,7 +238,7 @@ impl TcpSender {
     }
     /// The window the sender currently uses, in bytes (cwnd plus recovery inflation).
     pub fn effective_cwnd(&self) -> u64 {
-        let c = self.cc.inner().cwnd().0 as i64 + self.inflation;
+        let c = self.cc.cwnd().0 as i64 + self.inflation;
         c.max(self.mss() as i64) as u64
     }
     /// Whether fast recovery is in progress.
@@ -258,7 +260,7 @@ impl TcpSender {
             t = t.min(d);
         }
         if self.open {
-            if let Some(d) = self.cc.inner().next_timeout() {
+            if let Some(d) = self.cc.next_timeout() {
                 t = t.min(d);
             }
         }
@@ -276,8 +278,8 @@ impl TcpSender {
         if self.rto_deadline.is_some_and(|d| d <= now) {
             self.on_rto(now);
         }
-        if self.open && self.cc.inner().next_timeout().is_some_and(|d| d <= now) {
-            self.cc.inner_mut().on_timeout(now);
+        if self.open && self.cc.next_timeout().is_some_and(|d| d <= now) {
+            self.cc.on_timeout(now);
         }
         if self.pace_timer.is_some_and(|d| d <= now) {
             self.pace_timer = None;
@@ -361,7 +363,7 @@ impl TcpSender {
     }
 
     fn send_segment(&mut self, now: SimTime, seq: u64, out: &mut Vec<Packet>) {
-        let pacing = self.cc.inner().pacing_rate();
+        let pacing = self.cc.pacing_rate();
         self.send_segment_paced(now, seq, pacing, out);
     }
 
@@ -431,7 +433,7 @@ impl TcpSender {
             return;
         }
         let win = self.window_segments();
-        let pacing = self.cc.inner().pacing_rate();
+        let pacing = self.cc.pacing_rate();
         if self.sack_mode() {
             // RFC 6675 §5 step (C): during loss recovery, while cwnd − pipe ≥ 1 SMSS, send
             // NextSeg(). Outside recovery the window limits FlightSize (RFC 5681), so
@@ -562,7 +564,7 @@ impl TcpSender {
             in_recovery: self.in_recovery(),
             mss: Bytes(mss),
         };
-        self.cc.inner_mut().on_ack(&ev);
+        self.cc.on_ack(&ev);
         if ack >= self.round_end && ack > 0 && acked_bytes > 0 {
             let ev = RoundEvent {
                 now,
@@ -570,7 +572,7 @@ impl TcpSender {
                 delivered_in_round: Bytes(self.delivered - self.round_delivered),
                 duration: now.since(self.round_start),
             };
-            self.cc.inner_mut().on_round(&ev);
+            self.cc.on_round(&ev);
             self.round_end = self.sb.end().max(ack + 1);
             self.round_start = now;
             self.round_delivered = self.delivered;
@@ -662,7 +664,7 @@ impl TcpSender {
     /// Tell the controller of a loss; FlightSize is everything outstanding (RFC 5681 §3.1).
     fn signal_congestion(&mut self, now: SimTime, kind: CongestionKind) {
         let mss = self.mss();
-        self.cc.inner_mut().on_congestion(&CongestionEvent {
+        self.cc.on_congestion(&CongestionEvent {
             now,
             kind,
             flight_size: Bytes((self.sb.end() - self.una) * mss),
@@ -696,7 +698,7 @@ impl TcpSender {
         // RFC 5681 §3.2 step 6 / RFC 6582 step 4: deflate to ssthresh.
         self.phase = Phase::Open;
         self.inflation = 0;
-        self.cc.inner_mut().on_recovery_exit(now);
+        self.cc.on_recovery_exit(now);
     }
 
     fn on_rto(&mut self, now: SimTime) {
