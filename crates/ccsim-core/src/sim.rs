@@ -775,7 +775,7 @@ impl Simulation {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn reschedule(&mut self, ep: EndpointId) {
         let d = self.endpoints[ep.idx()].next_wakeup();
         self.ep_due[ep.idx()] = d;
