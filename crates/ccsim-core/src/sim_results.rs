@@ -3,7 +3,7 @@
 
 use super::Simulation;
 use crate::cc::coupled::BackoffCause;
-use crate::cc::AnyCc;
+use crate::cc::{AnyCc, CongestionControl};
 use crate::results::{
     Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
 };
@@ -16,7 +16,7 @@ use crate::units::SimTime;
 
 /// A TCP sender/receiver pair's sample (a flow, or an MPTCP subflow).
 fn tcp_sample(s: &TcpSender, r: &TcpReceiver) -> FlowSample {
-    let ss = s.cc().inner().ssthresh().0;
+    let ss = s.cc().ssthresh().0;
     let srtt = s.rtt().srtt();
     FlowSample {
         cwnd: s.effective_cwnd() as f64,
@@ -190,7 +190,7 @@ impl Simulation {
             ) {
                 (Endpoint::TcpSender(tx), Endpoint::TcpReceiver(rx), TransportSpec::Tcp(t)) => {
                     s.transport = "tcp".into();
-                    s.cc = tx.cc().inner().name().into();
+                    s.cc = tx.cc().name().into();
                     s.recovery = match t.recovery {
                         RecoverySpec::Reno => "reno",
                         RecoverySpec::NewReno => "newreno",

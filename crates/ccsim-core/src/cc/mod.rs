@@ -179,36 +179,10 @@ impl AnyCc {
             CcSpec::Coupled(p) => AnyCc::Coupled(Coupled::new(p, ctx.mss, ctx.init_cwnd)),
         }
     }
-
-    /// The controller behind the trait.
-    #[inline]
-    pub fn inner(&self) -> &dyn CongestionControl {
-        match self {
-            AnyCc::Reno(c) => c,
-            AnyCc::Vegas(c) => c,
-            AnyCc::Westwood(c) => c,
-            AnyCc::Cubic(c) => c,
-            AnyCc::Fast(c) => c,
-            AnyCc::Coupled(c) => c,
-        }
-    }
-
-    /// The controller behind the trait, mutably.
-    #[inline]
-    pub fn inner_mut(&mut self) -> &mut dyn CongestionControl {
-        match self {
-            AnyCc::Reno(c) => c,
-            AnyCc::Vegas(c) => c,
-            AnyCc::Westwood(c) => c,
-            AnyCc::Cubic(c) => c,
-            AnyCc::Fast(c) => c,
-            AnyCc::Coupled(c) => c,
-        }
-    }
 }
 
 /// Calls `$call` on the controller inside an `AnyCc`, dispatched statically (a match, each
-/// arm inlinable), not through `inner()`'s trait object: the sender asks for its window,
+/// arm inlinable) rather than through a trait object: the sender asks for its window,
 /// pacing rate and timeout on every ACK.
 macro_rules! each_cc {
     ($cc:expr, $c:ident => $call:expr) => {
