@@ -88,30 +88,28 @@ fn train(paths: &[String]) {
     }
 }
 
+/// The value after `--name` on the command line, if given.
+fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let i = args.iter().position(|a| a == name)?;
+    Some(
+        args.get(i + 1)
+            .unwrap_or_else(|| panic!("{name} needs a value")),
+    )
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).is_some_and(|a| a == "--train") {
         train(&args[2..]);
         return;
     }
-    let threads: u32 = args
-        .iter()
-        .position(|a| a == "--threads")
-        .map(|i| args[i + 1].parse().expect("--threads 1|2"))
-        .unwrap_or(1);
-    if let Some(i) = args.iter().position(|a| a == "--child") {
-        child(&args[i + 1], threads);
+    let threads: u32 = option(&args, "--threads").map_or(1, |v| v.parse().expect("--threads 1|2"));
+    if let Some(name) = option(&args, "--child") {
+        child(name, threads);
         return;
     }
-    let repeat: usize = args
-        .iter()
-        .position(|a| a == "--repeat")
-        .map(|i| args[i + 1].parse().expect("--repeat N"))
-        .unwrap_or(5);
-    let only = args
-        .iter()
-        .position(|a| a == "--only")
-        .map(|i| args[i + 1].clone());
+    let repeat: usize = option(&args, "--repeat").map_or(5, |v| v.parse().expect("--repeat N"));
+    let only = option(&args, "--only");
     let exe = std::env::current_exe().unwrap();
     println!("threads: {threads}");
     println!(
@@ -119,7 +117,7 @@ fn main() {
         "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events"
     );
     for name in ["dumbbell-16", "dumbbell-64-1g"] {
-        if only.as_deref().is_some_and(|o| o != name) {
+        if only.is_some_and(|o| o != name) {
             continue;
         }
         let mut walls = Vec::new();
