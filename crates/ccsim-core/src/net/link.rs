@@ -286,6 +286,16 @@ impl Link {
     fn admission_occupancy(&mut self, now: SimTime, t: SimTime) -> Occupancy {
         match &mut self.pipe {
             Pipe::Fast(f) => {
+                // Idle at `t` (the common case behind a slower link): nothing is held. The
+                // cursor and the counters it keeps are left to catch up at the next busy
+                // offer or sweep, which count the same packets out.
+                if t >= f.busy_until && f.ring.len() < f.ring.capacity() {
+                    return Occupancy {
+                        packets: 0,
+                        bytes: 0,
+                        idle_since: f.busy_until,
+                    };
+                }
                 // Counters are updated in locals and stored once: stores into fields that
                 // a following wider load reads back stall store forwarding.
                 let (mut held_bytes, mut done) = (f.held_bytes, f.done);
