@@ -230,11 +230,13 @@ impl Simulation {
         let now = self.now;
         let mp = &mut self.merges[m as usize];
         let ring = &mut mp.rings[slot as usize];
-        if ring.is_empty() {
-            mp.heads.push(Reverse(Head::new(arrive, slot)));
-        }
         ring.push_back((arrive, *pkt));
-        mp.schedule(m, arrive.max(now), &mut self.events);
+        // A packet behind others in its feeder's ring is covered by the feed already
+        // pending for the ring's head (due no later, as the ring is in arrival order).
+        if ring.len() == 1 {
+            mp.heads.push(Reverse(Head::new(arrive, slot)));
+            mp.schedule(m, arrive.max(now), &mut self.events);
+        }
     }
 
     /// Merge point `m`'s feed event at `now`: offer it every packet arriving before
