@@ -243,13 +243,16 @@ impl TcpReceiver {
                 n += 1;
             }
         };
-        for k in 0..self.nrecent {
-            if let Some(b) = self.block_containing(self.recent[k]) {
-                push(b, &mut p);
+        // (Nothing held out of order, the common case: no blocks, whatever `recent` says.)
+        if !self.ooo.is_empty() {
+            for k in 0..self.nrecent {
+                if let Some(b) = self.block_containing(self.recent[k]) {
+                    push(b, &mut p);
+                }
             }
-        }
-        for b in self.ooo.iter().rev() {
-            push(*b, &mut p);
+            for b in self.ooo.iter().rev() {
+                push(*b, &mut p);
+            }
         }
         p.nsack = n as u8;
         self.unacked = 0;
