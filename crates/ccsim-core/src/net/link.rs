@@ -426,8 +426,10 @@ impl Link {
         match &mut self.pipe {
             Pipe::Fast(f) => {
                 let start = at.max(f.busy_until);
-                let finish = start + tx;
-                let arrive = finish + self.delay;
+                // Plain sums: the times of real packets are far from `SimTime::NEVER`, so
+                // the saturation of `SimTime + Dur` is not needed on this path.
+                let finish = SimTime(start.0 + tx.0);
+                let arrive = SimTime(finish.0 + self.delay.0);
                 f.busy_until = finish;
                 f.held_bytes += pkt.size as u64;
                 f.ring.push_back(Slot {
