@@ -255,7 +255,8 @@ impl Simulation {
                 break;
             }
             let ring = &mut mp.rings[slot as usize];
-            let (_, pkt) = ring.pop_front().expect("a head has a packet");
+            let pkt = ring.front().expect("a head has a packet").1;
+            ring.pop_front();
             match ring.front() {
                 Some(&(next, _)) => {
                     mp.heads.peek_mut().expect("a head").0 = Head::new(next, slot);
