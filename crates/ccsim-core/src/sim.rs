@@ -206,34 +206,39 @@ impl Simulation {
             })
             .collect();
         let mut links = links;
+        let mut part = part;
         // Chaining assumes a fixed upstream per link: not with adaptive routes or failures.
         let static_net = scenario.dv.is_none() && scenario.link_events.is_empty();
-        if let Some(p) = &part {
-            for l in &mut links {
-                l.exits = p.owns(l.from) && !p.owns(l.to);
-            }
-        }
         let mut inline_in = vec![None; 2 * scenario.flows.len()];
         let mut merges = Vec::new();
         if scenario.link_model == LinkModel::Fast && static_net {
             let routes = sim_merge::every_route(&scenario, &fwd, &pinned);
-            for (l, from) in sim_merge::chain_feeders(&routes, links.len())
-                .into_iter()
-                .enumerate()
-            {
+            let chains = sim_merge::chain_feeders(&routes, links.len());
+            if let Some(p) = &mut part {
+                p.assign_links(&scenario, &links, &chains);
+            }
+            for (l, from) in chains.into_iter().enumerate() {
+                // A part chains only into the links it runs.
+                if part.as_ref().is_some_and(|p| !p.runs(LinkId(l as u32))) {
+                    continue;
+                }
                 links[l].chained_from = from;
                 if let Some(up) = from {
                     links[up.idx()].feeds_chain = true;
                 }
             }
             inline_in = sim_inline::inline_endpoints(&scenario, &routes, &fwd, &pinned);
-            // A link runs in the part of its sending node.
-            let local = |l: &Link| part.as_ref().is_none_or(|p| p.owns(l.from));
+            let local = |l: &Link| part.as_ref().is_none_or(|p| p.runs(l.id));
             let (points, into) = sim_merge::merge_points(&routes, &links, local);
             for (l, m) in into.into_iter().enumerate() {
                 links[l].merge_into = m;
             }
             merges = points;
+        }
+        if let Some(p) = &part {
+            for l in &mut links {
+                l.exits = p.runs(l.id) && !p.owns(l.to);
+            }
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
@@ -593,10 +598,6 @@ impl Simulation {
                     if !link.is_fast() {
                         return;
                     }
-                    if link.exits {
-                        self.hand_over(l, arrive, *pkt);
-                        return;
-                    }
                     match self.onward(now, l, arrive, pkt) {
                         Some(n) => (l, at) = (n, arrive),
                         None => return,
@@ -607,12 +608,13 @@ impl Simulation {
     }
 
     /// `pkt` reaches the far end of link `l` at `arrive`: the next link if it is chained
-    /// to `l` (returned, for the caller to offer it there), else the inline endpoint, else
-    /// `l`'s delivery ring.
+    /// to `l` (returned, for the caller to offer it there), else the other part of a split
+    /// run if the far end is there, else the inline endpoint, else the merge point `l`
+    /// feeds, else `l`'s delivery ring.
     #[inline(always)]
     fn onward(&mut self, now: SimTime, l: LinkId, arrive: SimTime, pkt: &Packet) -> Option<LinkId> {
         let link = &self.links[l.idx()];
-        let v = link.to;
+        let (v, exits) = (link.to, link.exits);
         // (Never with adaptive routing: chaining is off, and a lookup would spend a
         // forwarding draw.)
         if v != pkt.dst && link.feeds_chain {
@@ -621,7 +623,12 @@ impl Simulation {
                     return Some(n);
                 }
             }
-        } else if v == pkt.dst && self.can_inline(l, arrive, pkt) {
+        }
+        if exits {
+            self.hand_over(l, arrive, *pkt);
+            return None;
+        }
+        if v == pkt.dst && self.can_inline(l, arrive, pkt) {
             self.run_inline(now, arrive, pkt);
             return None;
         }

@@ -63,6 +63,8 @@ pub(super) struct Part {
     out: Vec<Crossing>,
     /// Every event before this time has been processed.
     next: SimTime,
+    /// Per link, the part that runs it (`assign_links`).
+    runner: Vec<u8>,
 }
 
 impl Part {
@@ -70,6 +72,58 @@ impl Part {
     #[inline]
     pub(super) fn owns(&self, n: NodeId) -> bool {
         self.owner[n.idx()] == self.id
+    }
+
+    /// Whether link `l` runs in this part.
+    #[inline]
+    pub(super) fn runs(&self, l: LinkId) -> bool {
+        self.runner[l.idx()] == self.id
+    }
+
+    /// Decide which part runs each link. A link runs in the part of its sending node,
+    /// except a link chained to a link run in the other part (`chains`, from
+    /// `sim_merge::chain_feeders`): nothing but that upstream link feeds it, so either part
+    /// can run it, and it runs in the part holding fewer flow senders. A sender's work per
+    /// packet (ACK clocking, loss recovery, sending) is the largest of any element's, so
+    /// that part is the lighter one: in a dumbbell split across its bottleneck, the
+    /// receivers' part then also runs the access links that carry the ACKs back to the
+    /// senders. The lookahead is unchanged: a chain that leaves a part starts with a link
+    /// between the parts, whose delay is at least the lookahead.
+    pub(super) fn assign_links(
+        &mut self,
+        sc: &Scenario,
+        links: &[crate::net::Link],
+        chains: &[Option<LinkId>],
+    ) {
+        let mut senders = [0usize; 2];
+        for f in &sc.flows {
+            senders[self.owner[f.from] as usize] += 1;
+        }
+        let lighter = u8::from(senders[1] < senders[0]);
+        let mut runner: Vec<u8> = links.iter().map(|l| self.owner[l.from.idx()]).collect();
+        // A chain is run by one part, its head's or (if that is the lighter part) its
+        // upstream's; each pass settles one more link of every chain.
+        loop {
+            let mut changed = false;
+            for (c, up) in chains.iter().enumerate() {
+                let Some(u) = up else { continue };
+                let home = self.owner[links[c].from.idx()];
+                let up_runner = runner[u.idx()];
+                let r = if up_runner != home && senders[0] != senders[1] && up_runner == lighter {
+                    up_runner
+                } else {
+                    home
+                };
+                if runner[c] != r {
+                    runner[c] = r;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.runner = runner;
     }
 }
 
@@ -170,6 +224,7 @@ pub(super) fn build_pair(sc: Scenario, split: Split) -> Result<Simulation, Scena
         lookahead: split.lookahead,
         out: Vec::new(),
         next: SimTime::ZERO,
+        runner: Vec::new(),
     };
     let peer = Simulation::build(sc.clone(), Some(part(1)))?;
     let mut sim = Simulation::build(sc, Some(part(0)))?;
@@ -270,6 +325,17 @@ fn take_columns(
 }
 
 impl Simulation {
+    /// (Split runs.) How many links run in the part that does not hold their sending node
+    /// (see `Part::assign_links`); 0 on one thread.
+    pub fn links_run_across(&self) -> usize {
+        let Some(p) = &self.part else {
+            return 0;
+        };
+        (0..self.links.len())
+            .filter(|&l| p.runner[l] != p.owner[self.links[l].from.idx()])
+            .count()
+    }
+
     /// (Split runs.) `pkt`, accepted by link `l` into the other part, arrives at `arrive`.
     #[inline]
     pub(super) fn hand_over(&mut self, l: LinkId, arrive: SimTime, pkt: Packet) {
@@ -347,7 +413,7 @@ impl Simulation {
             }
         }
         for l in 0..self.links.len() {
-            if !part.owns(self.links[l].from) {
+            if !part.runs(LinkId(l as u32)) {
                 std::mem::swap(&mut self.links[l], &mut peer.links[l]);
             }
         }
@@ -395,7 +461,7 @@ impl Simulation {
         );
         let mut links = std::mem::take(&mut self.sampler.link_table);
         take_columns(&mut links, &peer.sampler.link_table, 2..4, |t, r| {
-            !part.owns(self.links[t.columns[1][r] as usize].from)
+            !part.runs(LinkId(t.columns[1][r] as u32))
         });
         self.sampler.flow_table = flows;
         self.sampler.path_table = paths;

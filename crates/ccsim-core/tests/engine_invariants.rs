@@ -380,6 +380,8 @@ fn two_threads_give_the_same_results_as_one() {
             if name == "dumbbell-16" {
                 // One bottleneck direction fed ahead in each part.
                 assert_eq!(sim.merge_points(), 2, "{name}");
+                // The receivers' part also runs the access links towards the senders.
+                assert_eq!(sim.links_run_across(), 16, "{name}");
             }
             let (a, b) = (run(&one), sim.finish());
             assert!(b.conservation.holds(), "{name}: {:?}", b.conservation);
