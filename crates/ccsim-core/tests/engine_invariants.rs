@@ -33,6 +33,7 @@ fn scenarios() -> Vec<(String, Scenario)> {
     ));
     out.push(("lossy-mix".into(), lossy_mix()));
     out.push(("lossy-dumbbell".into(), lossy_dumbbell()));
+    out.push(("byte-queue".into(), byte_queue()));
     out.push(("direct-link".into(), direct_link()));
     out.push(("two-networks".into(), two_networks()));
     out.push(("pinned-diamond".into(), pinned_diamond()));
@@ -141,6 +142,23 @@ fn two_networks() -> Scenario {
     host_pair(&mut net, "c", "d", 2.0, LossSpec::None, loss);
     net.flow("ab", "a", "b", tcp(RecoverySpec::Sack));
     net.flow("cd", "c", "d", tcp(RecoverySpec::NewReno));
+    net.trace_all()
+}
+
+/// A bottleneck whose DropTail limit is in bytes, small enough to overflow often.
+fn byte_queue() -> Scenario {
+    let mut net = Net::new(8.0, 5);
+    let q = |b| QueueSpec::DropTail {
+        limit: QueueLimit::Bytes(b),
+    };
+    net.link("r1", "r2", 5.0, 10.0, q(20_000), LossSpec::None);
+    net.link("r2", "r1", 5.0, 10.0, q(6_000), LossSpec::None);
+    for (i, rec) in RECOVERIES.into_iter().enumerate() {
+        let (s, d) = (format!("s{i}"), format!("d{i}"));
+        net.duplex(&s, "r1", 100.0, 1.0 + i as f64, 50);
+        net.duplex("r2", &d, 100.0, 2.0, 50);
+        net.flow(&format!("t{i}"), &s, &d, tcp(rec));
+    }
     net.trace_all()
 }
 
@@ -482,4 +500,13 @@ fn fast_and_per_hop_agree_at_arbitrary_end_times_with_drops_on_chained_links() {
             .sum();
         assert!(egress_drops > 0);
     }
+}
+
+#[test]
+fn the_byte_queue_overflows() {
+    // The byte-limited queues must actually refuse packets, or the model comparisons above
+    // would not test byte limits.
+    let r = run(&byte_queue());
+    let overflow = r.links[0].drops.0[ccsim_core::results::DropCause::QueueOverflow as usize];
+    assert!(overflow > 20, "only {overflow} overflow drops");
 }

@@ -18,14 +18,19 @@ impl DropTail {
         DropTail { limit }
     }
 
+    /// Whether an arrival of `size` bytes fits behind `packets` packets of `bytes` bytes.
+    #[inline]
+    pub fn fits(&self, size: u64, packets: u64, bytes: u64) -> bool {
+        match self.limit {
+            QueueLimit::Packets(n) => packets < n,
+            QueueLimit::Bytes(b) => bytes + size <= b,
+        }
+    }
+
     /// Accept or drop an arrival.
     #[inline]
     pub fn admit(&mut self, size: u64, occ: Occupancy) -> Result<(), DropCause> {
-        let fits = match self.limit {
-            QueueLimit::Packets(n) => occ.packets < n,
-            QueueLimit::Bytes(b) => occ.bytes + size <= b,
-        };
-        if fits {
+        if self.fits(size, occ.packets, occ.bytes) {
             Ok(())
         } else {
             Err(DropCause::QueueOverflow)

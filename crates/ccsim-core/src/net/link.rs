@@ -352,6 +352,22 @@ impl Link {
         }
     }
 
+    /// (Fast model.) Whether a packet of `size` bytes is admitted whatever the link holds
+    /// now: every packet not yet counted out may still be held (an upper bound), and the
+    /// accounting ring has room (a full ring must be swept by the counting path).
+    #[inline(always)]
+    fn admitted_uncounted(&self, size: u64) -> bool {
+        match &self.pipe {
+            Pipe::Fast(f) => {
+                f.ring.len() < f.ring.capacity()
+                    && self
+                        .disc
+                        .admits_within(size, (f.ring.len() - f.done) as u64, f.held_bytes)
+            }
+            Pipe::PerHop(_) => false,
+        }
+    }
+
     /// What the link holds at the current time `now` (for sampling; any order of calls).
     pub fn occupancy_at(&self, now: SimTime) -> (u64, u64) {
         match &self.pipe {
@@ -407,6 +423,10 @@ impl Link {
         }
         let verdict = match self.loss_verdict(pkt) {
             Some(c) => Err(c),
+            // Admitted whatever it holds (DropTail far from its limit): no exact count.
+            // The cursor and its counters catch up at the next counted offer or sweep,
+            // as after an idle link's offer.
+            None if self.admitted_uncounted(pkt.size as u64) => Ok(()),
             None => {
                 let occ = self.admission_occupancy(now, at);
                 self.disc

@@ -38,6 +38,17 @@ pub enum QueueDisc {
 }
 
 impl QueueDisc {
+    /// Whether an arrival of `size` bytes is admitted whatever the link holds, knowing only
+    /// that it holds at most `max_packets` packets and `max_bytes` bytes: then the link
+    /// need not count exactly (DropTail far from its limit). RED always needs the count.
+    #[inline]
+    pub fn admits_within(&self, size: u64, max_packets: u64, max_bytes: u64) -> bool {
+        match self {
+            QueueDisc::DropTail(q) => q.fits(size, max_packets, max_bytes),
+            QueueDisc::Red(_) => false,
+        }
+    }
+
     /// Admit a packet of `size` bytes arriving at `now`, or say why it is dropped.
     #[inline]
     pub fn admit(
