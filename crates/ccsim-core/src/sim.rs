@@ -216,6 +216,7 @@ impl Simulation {
             let chains = sim_merge::chain_feeders(&routes, links.len());
             if let Some(p) = &mut part {
                 p.assign_links(&scenario, &links, &chains);
+                p.extend_lookahead(&scenario, &links, &chains, &routes);
             }
             for (l, from) in chains.into_iter().enumerate() {
                 // A part chains only into the links it runs.

@@ -400,6 +400,10 @@ fn two_threads_give_the_same_results_as_one() {
                 assert_eq!(sim.merge_points(), 2, "{name}");
                 // The receivers' part also runs the access links towards the senders.
                 assert_eq!(sim.links_run_across(), 16, "{name}");
+                // Windows as long as the bottleneck and the access link after it, without
+                // sampling; the bottleneck's delay with it.
+                let windows = if interval.0 == 0 { 15 } else { 10 };
+                assert_eq!(sim.lookahead(), Some(Dur::from_millis(windows)), "{name}");
             }
             let (a, b) = (run(&one), sim.finish());
             assert!(b.conservation.holds(), "{name}: {:?}", b.conservation);
