@@ -136,8 +136,8 @@ impl Part {
                     }
                 }
                 let last = &links[path[j].idx()];
-                let end = j + 1 < path.len() && feeds_merge[last.id.idx()];
-                if end {
+                let into_merge = j + 1 < path.len() && feeds_merge[last.id.idx()];
+                if into_merge {
                     // The merge point runs with its feeders.
                     delay -= last.delay.0;
                 } else if self.owner[last.to.idx()] != part {
