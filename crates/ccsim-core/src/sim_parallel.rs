@@ -78,11 +78,6 @@ impl Part {
         self.owner[n.idx()] == self.id
     }
 
-    /// The lookahead: the length of the windows.
-    pub(super) fn lookahead(&self) -> Dur {
-        self.lookahead
-    }
-
     /// Lengthen the lookahead to what the chains allow (after `assign_links`).
     ///
     /// The split's lookahead is the shortest delay between the parts. But a packet handed
@@ -179,7 +174,8 @@ impl Part {
         for f in &sc.flows {
             senders[self.owner[f.from] as usize] += 1;
         }
-        let lighter = u8::from(senders[1] < senders[0]);
+        // (No lighter part when they hold as many senders.)
+        let lighter = (senders[0] != senders[1]).then(|| u8::from(senders[1] < senders[0]));
         let mut runner: Vec<u8> = links.iter().map(|l| self.owner[l.from.idx()]).collect();
         // A chain is run by one part, its head's or (if that is the lighter part) its
         // upstream's; each pass settles one more link of every chain.
@@ -189,7 +185,7 @@ impl Part {
                 let Some(u) = up else { continue };
                 let home = self.owner[links[c].from.idx()];
                 let up_runner = runner[u.idx()];
-                let r = if up_runner != home && senders[0] != senders[1] && up_runner == lighter {
+                let r = if lighter == Some(up_runner) {
                     up_runner
                 } else {
                     home
@@ -407,7 +403,7 @@ fn take_columns(
 impl Simulation {
     /// (Split runs.) The length of the windows (see `Part::extend_lookahead`).
     pub fn lookahead(&self) -> Option<Dur> {
-        self.part.as_ref().map(|p| p.lookahead())
+        self.part.as_ref().map(|p| p.lookahead)
     }
 
     /// (Split runs.) How many links run in the part that does not hold their sending node
