@@ -12,8 +12,9 @@ from ccsim.api import run
 from ccsim.exceptions import ScenarioError, SimError
 from ccsim.results import Result
 from ccsim.scenario import Scenario, dumbbell, load
+from ccsim import examples  # shipped scenario files: examples.names(), examples.path(name)
 from ccsim import sweep  # the module, callable as sweep.sweep (ccsim.sweep(base, grid=...))
 
 __version__: str = _core.version()
 
-__all__ = ["load", "run", "dumbbell", "sweep", "Scenario", "Result", "ScenarioError", "SimError", "__version__"]
+__all__ = ["load", "run", "dumbbell", "sweep", "examples", "Scenario", "Result", "ScenarioError", "SimError", "__version__"]

@@ -1,4 +1,4 @@
-"""The ``ccsim`` command: ``run``, ``validate``, ``bench``, ``sweep``, ``reproduce``.
+"""The ``ccsim`` command: ``run``, ``validate``, ``examples``, ``bench``, ``sweep``, ``reproduce``.
 
 Exit codes: 0 success; 2 bad input (missing file, invalid scenario, bad arguments);
 1 any other failure; 130 interrupted. Bad input never prints a traceback.
@@ -136,11 +136,26 @@ def format_bench(rows: list[dict[str, Any]]) -> str:
 # ---------------------------------------------------------------------------- commands
 
 
+def _scenario_file(args: argparse.Namespace) -> str:
+    """FILE, or the shipped scenario named by ``--example`` (exactly one of them)."""
+    from ccsim import examples
+
+    example = getattr(args, "example", None)
+    if (args.file is None) == (example is None):
+        raise _BadInput("give a scenario FILE or --example NAME (one of them); `ccsim examples` lists the shipped ones")
+    if example is None:
+        return args.file
+    try:
+        return examples.path(example)
+    except KeyError as e:
+        raise _BadInput(e.args[0]) from None
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from ccsim.api import run
     from ccsim.scenario import load
 
-    scenario = load(args.file)
+    scenario = load(_scenario_file(args))
     progress = False if args.quiet else None
     t0 = time.perf_counter()
     result = run(scenario, progress=progress, threads=args.threads)
@@ -166,9 +181,28 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_validate(args: argparse.Namespace) -> int:
     from ccsim.scenario import load
 
-    scenario = load(args.file)
+    file = _scenario_file(args)
+    scenario = load(file)
     scenario.validate()
-    print(f"OK: {args.file}")
+    print(f"OK: {file}")
+    return EXIT_OK
+
+
+def _cmd_examples(args: argparse.Namespace) -> int:
+    from ccsim import examples
+
+    if args.name is not None:
+        try:
+            print(examples.read_text(args.name), end="")
+        except KeyError as e:
+            raise _BadInput(e.args[0]) from None
+        return EXIT_OK
+    print("Scenarios (ccsim run --example NAME; ccsim examples NAME prints one):")
+    for name in examples.names():
+        print(f"  {name:<22} {examples.path(name)}")
+    print("Sweep plans (ccsim sweep --example NAME):")
+    for name in examples.plan_names():
+        print(f"  {name:<22} {examples.plan_path(name)}")
     return EXIT_OK
 
 
@@ -192,6 +226,15 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from ccsim.store import StoreError
     from ccsim.sweep import BackendError, load_plan, run_plans
 
+    from ccsim import examples
+
+    if (args.plan is None) == (args.example is None):
+        raise _BadInput("give a sweep PLAN file or --example NAME (one of them); `ccsim examples` lists the shipped ones")
+    if args.example is not None:
+        try:
+            args.plan = examples.plan_path(args.example)
+        except KeyError as e:
+            raise _BadInput(e.args[0]) from None
     plan = load_plan(args.plan)
     out = args.out if args.out is not None else Path(DEFAULT_SWEEP_DIR) / Path(args.plan).stem
     progress = False if args.quiet else None
@@ -260,7 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     r = sub.add_parser("run", help="run a scenario file and print a summary")
-    r.add_argument("file", metavar="FILE", help="scenario file (TOML)")
+    r.add_argument("file", metavar="FILE", nargs="?", help="scenario file (TOML or JSON)")
+    r.add_argument("--example", metavar="NAME", help="run a scenario shipped with ccsim instead of FILE (see `ccsim examples`)")
     r.add_argument("--out", metavar="DIR", type=Path, help="write summary.json and Parquet tables into DIR")
     r.add_argument("--plot", action="store_true", help=f"write cwnd.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
@@ -268,8 +312,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario file and print OK or every problem")
-    v.add_argument("file", metavar="FILE", help="scenario file (TOML)")
+    v.add_argument("file", metavar="FILE", nargs="?", help="scenario file (TOML or JSON)")
+    v.add_argument("--example", metavar="NAME", help="check a shipped scenario instead of FILE")
     v.set_defaults(func=_cmd_validate)
+
+    ex = sub.add_parser("examples", help="list the scenarios and sweep plans shipped with ccsim, or print one")
+    ex.add_argument("name", metavar="NAME", nargs="?", help="print this shipped scenario's TOML (to copy and edit)")
+    ex.set_defaults(func=_cmd_examples)
 
     b = sub.add_parser("bench", help="time the built-in benchmark scenarios")
     b.add_argument("--repeat", "-n", type=_positive_int, default=5, metavar="N", help="runs per scenario (default 5)")
@@ -278,7 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_cmd_bench)
 
     sw = sub.add_parser("sweep", help="run a sweep plan (grid of overrides x seeds) into a resumable store")
-    sw.add_argument("plan", metavar="PLAN", help="sweep plan file (TOML), see docs/sweeps.md")
+    sw.add_argument("plan", metavar="PLAN", nargs="?", help="sweep plan file (TOML), see docs/sweeps.md")
+    sw.add_argument("--example", metavar="NAME", help="run a sweep plan shipped with ccsim instead of PLAN (see `ccsim examples`)")
     sw.add_argument("--out", metavar="DIR", type=Path, help=f"the store directory (default ./{DEFAULT_SWEEP_DIR}/<plan file name without .toml>)")
     backend = sw.add_mutually_exclusive_group()
     backend.add_argument("--jobs", "-j", type=_positive_int, metavar="N", help="local worker processes (default: all cores; 1 runs in this process)")

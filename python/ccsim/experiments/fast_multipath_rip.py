@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ccsim import examples
 from ccsim.experiments import Claim, Experiment, Figure, load_table
 from ccsim.experiments._plot import plt as _plt
 from ccsim.experiments._plot import save as _save
@@ -40,7 +41,7 @@ from ccsim.sweep import Plan
 if TYPE_CHECKING:
     import pandas as pd
 
-SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "fast_multipath_rip.toml"
+SCENARIO = "fast_multipath_rip"  #: shipped scenario (``ccsim.examples``)
 REF = "Mallada & Paganini 2007, §4, Figs. 2–3"
 REF_OPT = "Mallada & Paganini 2007, §2.5 (WELFARE)"
 PAPER_DURATION_S = 100.0  #: not given in the paper; its figures reach equilibrium by 60 s
@@ -53,8 +54,7 @@ MSS, HEADER = 1000, 40
 
 def paper_doc() -> dict[str, Any]:
     """The paper's scenario (all links traced, so the optimum check sees every queue)."""
-    with open(SCENARIO, "rb") as fh:
-        doc = tomllib.load(fh)
+    doc = tomllib.loads(examples.read_text(SCENARIO))
     doc["trace"]["links"] = "all"
     return doc
 
