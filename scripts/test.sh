@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust core tests (release build) then the Python tests.
+# PYTHON names the interpreter to install into and test with (default python3), so a
+# second checkout can be tested in its own virtual environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+PY="${PYTHON:-python3}"
+"$PY" -m pip install --quiet --disable-pip-version-check -e ".[test]"
 cargo test --release -p ccsim-core
-python3 -m pytest -q
+"$PY" -m pytest -q
