@@ -13,8 +13,10 @@
 //! - Congestion avoidance: diff < α → cwnd += 1 packet; diff > β → cwnd −= 1 packet;
 //!   otherwise hold. The window never goes below 2 packets.
 //! - Slow start (cwnd < ssthresh): grow as Reno (one MSS per MSS acknowledged) but only
-//!   every other round; when diff > γ leave slow start the ns-2 way: cwnd −= cwnd/8 and
-//!   ssthresh = 2 packets.
+//!   every other round; when diff > γ leave slow start (`ss_exit`) the ns-2 way
+//!   (`tcp-vegas.cc`): cwnd −= cwnd/8 and ssthresh = 2 packets; or Linux's
+//!   (`tcp_vegas.c`:220–243 of Linux 6.12): cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1)
+//!   packets, the window that matches the rate actually achieved, and ssthresh = cwnd.
 //! - Loss: Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh after a fast
 //!   retransmit, 1 MSS after a timeout. ns-2's fine-grained Vegas timeouts are not modelled:
 //!   recovery is the transport's.
@@ -22,7 +24,7 @@
 
 use super::reno::reno_loss;
 use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
-use crate::scenario::VegasSpec;
+use crate::scenario::{VegasSpec, VegasSsExit};
 use crate::units::{Bytes, Dur};
 
 /// Vegas state. Windows in fractional bytes.
@@ -106,9 +108,22 @@ impl CongestionControl for Vegas {
         let floor = 2.0 * self.mss;
         if self.cwnd < self.ssthresh {
             if diff > self.p.gamma {
-                // ns-2 `tcp-vegas.cc`: leave slow start, cwnd −= cwnd/8, ssthresh = 2.
-                self.cwnd = (self.cwnd - self.cwnd / 8.0).max(floor);
-                self.ssthresh = floor;
+                match self.p.ss_exit {
+                    VegasSsExit::Ns2 => {
+                        // ns-2 `tcp-vegas.cc`: cwnd −= cwnd/8, ssthresh = 2.
+                        self.cwnd = (self.cwnd - self.cwnd / 8.0).max(floor);
+                        self.ssthresh = floor;
+                    }
+                    VegasSsExit::Linux => {
+                        // Linux: target = cwnd·BaseRTT/RTT in whole packets (u64 division),
+                        // cwnd = min(cwnd, target + 1); ssthresh = min(ssthresh, cwnd), then
+                        // tcp_current_ssthresh keeps it at cwnd (lines 220–243, 271).
+                        let w = (self.cwnd / self.mss) as u128;
+                        let target = (w * base.0 as u128 / rtt.0.max(1) as u128) as f64;
+                        self.cwnd = self.cwnd.min((target + 1.0) * self.mss).max(floor);
+                        self.ssthresh = self.cwnd;
+                    }
+                }
             } else {
                 self.ss_grow = !self.ss_grow;
             }
@@ -220,6 +235,40 @@ mod tests {
         v.on_round(&round(120));
         assert_eq!(pkts(&v), 14.0);
         assert_eq!(v.ssthresh(), Bytes(2 * MSS));
+    }
+
+    #[test]
+    fn linux_slow_start_exit_matches_the_achieved_rate() {
+        // 40 packets, BaseRTT 100 ms, round RTT 125 ms: diff = 40·25/125 = 8 > γ.
+        let ss = |exit| {
+            let p = VegasSpec {
+                ss_exit: exit,
+                ..VegasSpec::NS2
+            };
+            let mut v = Vegas::new(Bytes(MSS), Bytes(40 * MSS), p);
+            v.on_ack(&ack(0, 100)); // BaseRTT = 100 ms, no growth
+            v.on_round(&round(125));
+            v
+        };
+        // Linux: target = ⌊40·100/125⌋ = 32, cwnd = min(40, 33) = 33, ssthresh = 33.
+        let l = ss(VegasSsExit::Linux);
+        assert_eq!(pkts(&l), 33.0);
+        assert_eq!(l.ssthresh(), Bytes(33 * MSS));
+        // ns-2: cwnd = 40 − 40/8 = 35, ssthresh = 2.
+        let n = ss(VegasSsExit::Ns2);
+        assert_eq!(pkts(&n), 35.0);
+        assert_eq!(n.ssthresh(), Bytes(2 * MSS));
+        // Linux never raises the window: with target + 1 above cwnd it stays.
+        // 10 packets at RTT 112 ms: diff = 10·12/112 ≈ 1.07 > γ; target = ⌊1000/112⌋ = 8
+        // → 9 < 10. At 10 packets and RTT 101 ms diff ≈ 0.1 < γ: no exit.
+        let p = VegasSpec {
+            ss_exit: VegasSsExit::Linux,
+            ..VegasSpec::NS2
+        };
+        let mut v = Vegas::new(Bytes(MSS), Bytes(10 * MSS), p);
+        v.on_ack(&ack(0, 100));
+        v.on_round(&round(112));
+        assert_eq!(pkts(&v), 9.0);
     }
 
     #[test]

@@ -208,12 +208,12 @@ impl Default for ArcSpec {
             init_window: 2.0,
             window_cap: None,
             report_delay: None,
-            rto: RtoSpec {
-                min: Dur::from_secs(1),
-                max: Dur::from_secs(100_000),
-                initial: Dur::from_secs(3),
-                granularity: Dur::from_millis(1),
-            },
+            rto: RtoSpec::rfc6298(
+                Dur::from_secs(1),
+                Dur::from_secs(100_000),
+                Dur::from_secs(3),
+                Dur::from_millis(1),
+            ),
             app: TcpApp::Bulk {
                 size: None,
                 start: StartSpec {
@@ -363,6 +363,31 @@ pub struct TcpSpec {
     /// MATCP path selection over the flow's pinned paths, one path per connection; `None`
     /// sends on the single pinned path (or the routing table).
     pub select: Option<SelectSpec>,
+    /// Limited transmit (RFC 3042; with SACK, RFC 6675 §5 step 1): the first DupThresh − 1
+    /// duplicate ACKs may each release one new segment. Default off.
+    pub limited_transmit: bool,
+    /// A SYN / SYN-ACK exchange before data: the first segment leaves one RTT after the
+    /// connection opens. Default off (data at once).
+    pub handshake: bool,
+    /// What the loss response halves (the `flight_size` of a congestion event). Default
+    /// FlightSize (RFC 5681 eq. 4).
+    pub ssthresh_from: LossFlight,
+    /// ACKs carrying SACK blocks grow by the SACK option's bytes (RFC 2018 §3, padded to
+    /// 4 bytes). Default off: an ACK is `header` bytes.
+    pub sack_option_bytes: bool,
+}
+
+/// The amount a loss response starts from (`CongestionEvent::flight_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LossFlight {
+    /// Everything outstanding, snd.nxt − snd.una (RFC 5681 §3.1 eq. 4).
+    #[default]
+    FlightSize,
+    /// The RFC 6675 pipe at detection (ns-3's `BytesInFlight`); without SACK, FlightSize
+    /// minus the duplicate ACKs received (each a segment that left the network).
+    Pipe,
+    /// The congestion window (Linux `tcp_reno_ssthresh`: max(cwnd/2, 2)).
+    Cwnd,
 }
 
 /// MATCP path selector (Dimopoulos et al. 2006, §2.2.1; ALGORITHMS.md §3.2.2).
@@ -409,8 +434,56 @@ pub struct RtoSpec {
     pub max: Dur,
     /// Before the first RTT sample. Default 1 s (RFC 6298 §2.1).
     pub initial: Dur,
-    /// Clock granularity G in RTO = SRTT + max(G, 4·RTTVAR). Default 1 ms.
+    /// Clock granularity G in RTO = SRTT + max(G, 4·RTTVAR). Default 1 ms. With the
+    /// `Ns2` estimator it is ns-2's `tcpTick_`; with `Linux`, the jiffy the RTO rounds up to.
     pub granularity: Dur,
+    /// How the RTO follows the samples. Default RFC 6298.
+    pub estimator: RtoEstimator,
+    /// Which ACKs give RTT samples (TCP only). Default every ACK.
+    pub samples: RttSamples,
+    /// Restart the timer when fast retransmit sends (ns-2's `reset_rtx_timer(1,0)`; TCP
+    /// only). Default off: the timer keeps running (RFC 6298 §5.1 starts it only if idle).
+    pub restart_at_fast_retransmit: bool,
+}
+
+impl RtoSpec {
+    /// RFC 6298's estimator with these bounds, samples from every ACK, no restart at fast
+    /// retransmit.
+    pub fn rfc6298(min: Dur, max: Dur, initial: Dur, granularity: Dur) -> RtoSpec {
+        RtoSpec {
+            min,
+            max,
+            initial,
+            granularity,
+            estimator: RtoEstimator::Rfc6298,
+            samples: RttSamples::EveryAck,
+            restart_at_fast_retransmit: false,
+        }
+    }
+}
+
+/// The retransmission-timeout estimator (`transport/tcp/rto.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RtoEstimator {
+    /// RFC 6298: RTO = SRTT + max(G, 4·RTTVAR), clamped to [min, max].
+    #[default]
+    Rfc6298,
+    /// Linux `tcp_rtt_estimator` / `tcp_set_rto`: RTO = srtt + max(4·mdev, rto_min), with
+    /// mdev's per-window maximum and slow decay.
+    Linux,
+    /// ns-2 `TcpAgent::rtt_update` / `rtt_timeout`: integer arithmetic in `tcpTick_` units.
+    Ns2,
+}
+
+/// Which ACKs carry an RTT sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RttSamples {
+    /// Every ACK echoing a segment that was not retransmitted (timestamps, RFC 7323).
+    #[default]
+    EveryAck,
+    /// One timed segment per RTT, as ns-2 without timestamps (`timestamps_ false`): the
+    /// sample is cancelled by a timeout or a fast retransmit.
+    OnePerRtt,
 }
 
 /// Congestion controllers selectable in scenarios.
@@ -442,6 +515,19 @@ pub struct VegasSpec {
     pub beta: f64,
     /// Leave slow start when more than this many are queued. Default 1.
     pub gamma: f64,
+    /// How slow start ends. Default ns-2's (and the paper's) cwnd −= cwnd/8.
+    pub ss_exit: VegasSsExit,
+}
+
+/// Vegas's slow-start exit, when the queue estimate exceeds γ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum VegasSsExit {
+    /// ns-2 `tcp-vegas.cc`: cwnd −= cwnd/8, ssthresh = 2 packets.
+    #[default]
+    Ns2,
+    /// Linux `tcp_vegas.c`: cwnd = min(cwnd, target + 1) packets with target =
+    /// cwnd·BaseRTT/RTT, and ssthresh = cwnd.
+    Linux,
 }
 
 impl VegasSpec {
@@ -450,12 +536,14 @@ impl VegasSpec {
         alpha: 1.0,
         beta: 3.0,
         gamma: 1.0,
+        ss_exit: VegasSsExit::Ns2,
     };
     /// Linux `tcp_vegas.c` and ns-3: α, β, γ = 2, 4, 1.
     pub const LINUX: VegasSpec = VegasSpec {
         alpha: 2.0,
         beta: 4.0,
         gamma: 1.0,
+        ss_exit: VegasSsExit::Ns2,
     };
 }
 
@@ -473,6 +561,8 @@ pub struct WestwoodSpec {
     /// Shortest sampling interval: rounds are merged until they span this long.
     /// Default 50 ms (Linux `tcp_westwood.c`).
     pub min_interval: Dur,
+    /// How Reno's congestion-avoidance growth counts ACKs. Default bytes.
+    pub counting: AckCounting,
 }
 
 impl Default for WestwoodSpec {
@@ -480,6 +570,7 @@ impl Default for WestwoodSpec {
         WestwoodSpec {
             filter: WestwoodFilter::Ewma,
             min_interval: Dur::from_millis(50),
+            counting: AckCounting::Bytes,
         }
     }
 }
@@ -586,6 +677,9 @@ pub enum RecoverySpec {
     /// DupThresh-th duplicate ACK); every hole below it is lost; during recovery
     /// awnd = snd.nxt − snd.fack + retransmissions in flight is held below cwnd.
     Fack,
+    /// Proportional Rate Reduction (RFC 6937, PRR-SSRB) over RFC 6675's SACK loss
+    /// detection: during recovery the data sent follows the data delivered.
+    Prr,
 }
 
 /// Application on a TCP flow.

@@ -140,12 +140,12 @@ impl Default for SctpSpec {
             dac: true,
             rtx_policy: RtxPolicy::Cwnd,
             max_burst: 4,
-            rto: RtoSpec {
-                min: Dur::from_secs(1),
-                max: Dur::from_secs(60),
-                initial: Dur::from_secs(3),
-                granularity: Dur::from_millis(1),
-            },
+            rto: RtoSpec::rfc6298(
+                Dur::from_secs(1),
+                Dur::from_secs(60),
+                Dur::from_secs(3),
+                Dur::from_millis(1),
+            ),
             cc: CmtCcSpec::Cmt,
             app: TcpApp::Bulk {
                 size: None,

@@ -30,6 +30,11 @@ mod parse_queue;
 mod parse_robustness_tests;
 #[path = "parse_sctp.rs"]
 mod parse_sctp;
+#[path = "parse_tcp_options.rs"]
+mod parse_tcp_options;
+#[cfg(test)]
+#[path = "parse_tcp_options_tests.rs"]
+mod parse_tcp_options_tests;
 #[cfg(test)]
 #[path = "parse_tests.rs"]
 mod parse_tests;

@@ -42,20 +42,20 @@ pub(crate) fn parse_cc(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> CcSpe
 
 fn parse_reno(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
     check_keys(cx, p, t, &["kind", "counting"]);
-    let mut counting = AckCounting::Bytes;
-    if let Some(c) = t.get("counting") {
-        if choice(
-            cx,
-            &join(p, "counting"),
-            c,
-            "ACK counting",
-            &["bytes", "per_ack"],
-        ) == Some(1)
-        {
-            counting = AckCounting::PerAck;
-        }
+    CcSpec::Reno {
+        counting: ack_counting(cx, p, t),
     }
-    CcSpec::Reno { counting }
+}
+
+/// The optional `counting` key: `"bytes"` (default) or `"per_ack"`.
+fn ack_counting(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> AckCounting {
+    match t.get("counting").map(|c| {
+        let what = "ACK counting";
+        choice(cx, &join(p, "counting"), c, what, &["bytes", "per_ack"])
+    }) {
+        Some(Some(1)) => AckCounting::PerAck,
+        _ => AckCounting::Bytes,
+    }
 }
 
 /// A bound of a parameter range: the value and whether it is included.
@@ -109,7 +109,12 @@ fn cc_bool(cx: &mut Cx, p: &str, t: &Map<String, Value>, key: &str, default: boo
 const MAXQ: Bound = Bound(1e6, true);
 
 fn parse_vegas(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(cx, p, t, &["kind", "preset", "alpha", "beta", "gamma"]);
+    check_keys(
+        cx,
+        p,
+        t,
+        &["kind", "preset", "alpha", "beta", "gamma", "ss_exit"],
+    );
     let mut spec = VegasSpec::default();
     if let Some(v) = t.get("preset") {
         if choice(cx, &join(p, "preset"), v, "Vegas preset", &["ns2", "linux"]) == Some(1) {
@@ -120,6 +125,12 @@ fn parse_vegas(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
     spec.alpha = cc_number(cx, p, t, "alpha", what, Bound(0.0, true), MAXQ, spec.alpha);
     spec.beta = cc_number(cx, p, t, "beta", what, Bound(0.0, true), MAXQ, spec.beta);
     spec.gamma = cc_number(cx, p, t, "gamma", what, Bound(0.0, true), MAXQ, spec.gamma);
+    if let Some(v) = t.get("ss_exit") {
+        let exits = &["ns2", "linux"];
+        if choice(cx, &join(p, "ss_exit"), v, "Vegas slow-start exit", exits) == Some(1) {
+            spec.ss_exit = VegasSsExit::Linux;
+        }
+    }
     if spec.alpha > spec.beta {
         cx.err(
             &join(p, "beta"),
@@ -133,7 +144,7 @@ fn parse_vegas(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
 }
 
 fn parse_westwood(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
-    check_keys(cx, p, t, &["kind", "filter", "min_interval"]);
+    check_keys(cx, p, t, &["kind", "filter", "min_interval", "counting"]);
     let mut spec = WestwoodSpec::default();
     if let Some(v) = t.get("filter") {
         spec.filter = match choice(
@@ -153,6 +164,7 @@ fn parse_westwood(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
             spec.min_interval = d;
         }
     }
+    spec.counting = ack_counting(cx, p, t);
     CcSpec::Westwood(spec)
 }
 

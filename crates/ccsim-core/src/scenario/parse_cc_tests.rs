@@ -59,7 +59,8 @@ fn vegas_presets_and_overrides() {
         CcSpec::Vegas(VegasSpec {
             alpha: 2.0,
             beta: 4.0,
-            gamma: 1.0
+            gamma: 1.0,
+            ss_exit: VegasSsExit::Ns2,
         })
     );
     assert_eq!(
@@ -67,7 +68,8 @@ fn vegas_presets_and_overrides() {
         CcSpec::Vegas(VegasSpec {
             alpha: 2.0,
             beta: 6.0,
-            gamma: 0.5
+            gamma: 0.5,
+            ss_exit: VegasSsExit::Ns2,
         })
     );
     let ps = cc_problems("{ kind = \"vegas\", preset = \"bsd\" }");
@@ -97,6 +99,7 @@ fn westwood_filter_and_interval() {
         CcSpec::Westwood(WestwoodSpec {
             filter: WestwoodFilter::Tustin,
             min_interval: Dur::from_millis(10),
+            counting: AckCounting::Bytes,
         })
     );
     let ps = cc_problems("{ kind = \"westwood\", filter = \"kalman\" }");

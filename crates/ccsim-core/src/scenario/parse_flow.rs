@@ -6,6 +6,7 @@ use super::parse_cc::parse_cc;
 use super::parse_mptcp::{parse_mptcp, MAX_SUBFLOWS, MPTCP_KEYS};
 use super::parse_paths::{parse_paths, parse_select};
 use super::parse_sctp::{parse_sctp, MAX_SCTP_PATHS, SCTP_KEYS};
+use super::parse_tcp_options::{parse_tcp_options, parse_tcp_rto_options, TCP_RTO_KEYS};
 use super::reader::*;
 use super::Net;
 use crate::scenario::model::*;
@@ -33,9 +34,13 @@ const TCP_KEYS: &[&str] = &[
     "delayed_ack",
     "rto",
     "select",
+    "limited_transmit",
+    "handshake",
+    "ssthresh_from",
+    "sack_option_bytes",
 ];
 const RTO_KEYS: &[&str] = &["min", "max", "initial", "granularity"];
-const RECOVERIES: &[&str] = &["reno", "newreno", "sack", "sack1", "fack"];
+const RECOVERIES: &[&str] = &["reno", "newreno", "sack", "sack1", "fack", "prr"];
 /// Largest `count` of one entry (guards against a typo allocating millions of flows).
 const MAX_COUNT: u64 = 100_000;
 /// Largest MSS and header, in bytes.
@@ -438,6 +443,7 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
         Some(Some(2)) => RecoverySpec::Sack,
         Some(Some(3)) => RecoverySpec::Sack1,
         Some(Some(4)) => RecoverySpec::Fack,
+        Some(Some(5)) => RecoverySpec::Prr,
         _ => RecoverySpec::NewReno,
     };
     let mss = m
@@ -502,8 +508,10 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
     };
     let rto = match m.get("rto") {
         None => default_rto(),
-        Some(v) => parse_rto(cx, &join(path, "rto"), v, default_rto()),
+        Some(v) => parse_tcp_rto(cx, &join(path, "rto"), v),
     };
+    let (limited_transmit, handshake, ssthresh_from, sack_option_bytes) =
+        parse_tcp_options(cx, path, m);
     let app = match required(
         cx,
         path,
@@ -531,29 +539,54 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
         select: m
             .get("select")
             .and_then(|v| parse_select(cx, &join(path, "select"), v)),
+        limited_transmit,
+        handshake,
+        ssthresh_from,
+        sack_option_bytes,
     }
 }
 
 pub(crate) fn default_rto() -> RtoSpec {
-    RtoSpec {
-        min: Dur::from_secs(1),
-        max: Dur::from_secs(60),
-        initial: Dur::from_secs(1),
-        granularity: Dur::from_millis(1),
-    }
+    RtoSpec::rfc6298(
+        Dur::from_secs(1),
+        Dur::from_secs(60),
+        Dur::from_secs(1),
+        Dur::from_millis(1),
+    )
 }
 
-pub(crate) fn parse_rto(cx: &mut Cx, path: &str, v: &Value, defaults: RtoSpec) -> RtoSpec {
-    let mut r = defaults;
-    let Some(m) = table(
+/// A TCP flow's `rto` table: the bounds, and the estimator and timer options.
+fn parse_tcp_rto(cx: &mut Cx, path: &str, v: &Value) -> RtoSpec {
+    let Some(m) = rto_table(cx, path, v) else {
+        return default_rto();
+    };
+    let keys: Vec<&str> = RTO_KEYS.iter().chain(TCP_RTO_KEYS).copied().collect();
+    check_keys(cx, path, m, &keys);
+    let r = rto_bounds(cx, path, m, default_rto());
+    parse_tcp_rto_options(cx, path, m, r)
+}
+
+fn rto_table<'a>(cx: &mut Cx, path: &str, v: &'a Value) -> Option<&'a Map<String, Value>> {
+    table(
         cx,
         path,
         v,
         "RTO parameters such as { min = \"200ms\", max = \"60s\" }",
-    ) else {
-        return r;
+    )
+}
+
+/// An ARC or SCTP `rto` table: the bounds only.
+pub(crate) fn parse_rto(cx: &mut Cx, path: &str, v: &Value, defaults: RtoSpec) -> RtoSpec {
+    let Some(m) = rto_table(cx, path, v) else {
+        return defaults;
     };
     check_keys(cx, path, m, RTO_KEYS);
+    rto_bounds(cx, path, m, defaults)
+}
+
+/// `min`, `max`, `initial` and `granularity` of an `rto` table over `defaults`.
+fn rto_bounds(cx: &mut Cx, path: &str, m: &Map<String, Value>, defaults: RtoSpec) -> RtoSpec {
+    let mut r = defaults;
     if let Some(d) = m
         .get("min")
         .and_then(|v| duration(cx, &join(path, "min"), v))

@@ -39,6 +39,13 @@ pub(crate) fn parse_mptcp(
     if !m.contains_key("recovery") {
         tcp.recovery = RecoverySpec::Sack; // Linux MPTCP subflows use SACK
     }
+    if tcp.handshake {
+        cx.err(
+            &join(path, "handshake"),
+            "the handshake is modelled for TCP flows only; an MPTCP flow's subflows send at once",
+        );
+        tcp.handshake = false;
+    }
     if tcp.select.is_some() {
         cx.err(
             &join(path, "select"),

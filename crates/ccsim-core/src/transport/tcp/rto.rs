@@ -1,14 +1,45 @@
-//! RTT estimation and the retransmission timeout (RFC 6298).
+//! RTT estimation and the retransmission timeout: RFC 6298 (the default), Linux's
+//! `tcp_rtt_estimator`/`tcp_set_rto` and ns-2's `TcpAgent::rtt_update`/`rtt_timeout`
+//! (`rto_variants.rs`). All three share the backoff (RFC 6298 §5.5), Karn's rule (the caller
+//! feeds only valid samples) and the sample statistics.
 
-use crate::scenario::RtoSpec;
+use super::rto_variants::{LinuxRtt, Ns2Rtt};
+use crate::scenario::{RtoEstimator, RtoSpec, RttSamples};
 use crate::units::{Dur, SimTime};
 
-/// RFC 6298 state: SRTT, RTTVAR, RTO with exponential backoff, plus sample statistics.
+/// One RTT measurement with the sequence state a TCP sender knows when it takes it.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// The measured round-trip time.
+    pub rtt: Dur,
+    /// When the measurement ends (the ACK's arrival).
+    pub now: SimTime,
+    /// snd.una after this ACK (Linux's once-per-window variance decay).
+    pub una: u64,
+    /// One past the highest segment sent (Linux's snd.nxt).
+    pub nxt: u64,
+}
+
+/// The estimator's state: one of the three rules.
+#[derive(Clone, Debug)]
+enum State {
+    /// RFC 6298: SRTT and RTTVAR in nanoseconds (`None` before the first sample).
+    Rfc6298 {
+        srtt: Option<u64>,
+        rttvar: u64,
+    },
+    Linux(LinuxRtt),
+    Ns2(Ns2Rtt),
+}
+
+/// SRTT/RTO state with exponential backoff, plus sample statistics.
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
     spec: RtoSpec,
-    srtt: Option<u64>,
-    rttvar: u64,
+    state: State,
+    /// RTO before the first sample: `spec.initial`, or RFC 6298 §5.7's 3 s after a SYN
+    /// timed out.
+    initial: Dur,
     /// Backoff multiplier exponent (doubled RTO per timeout, RFC 6298 §5.5).
     backoff: u32,
     min_rtt: u64,
@@ -17,13 +48,24 @@ pub struct RttEstimator {
     samples: u64,
 }
 
+fn fresh_state(e: RtoEstimator) -> State {
+    match e {
+        RtoEstimator::Rfc6298 => State::Rfc6298 {
+            srtt: None,
+            rttvar: 0,
+        },
+        RtoEstimator::Linux => State::Linux(LinuxRtt::default()),
+        RtoEstimator::Ns2 => State::Ns2(Ns2Rtt::default()),
+    }
+}
+
 impl RttEstimator {
     /// Before any sample, RTO is `spec.initial` (RFC 6298 §2.1).
     pub fn new(spec: RtoSpec) -> RttEstimator {
         RttEstimator {
             spec,
-            srtt: None,
-            rttvar: 0,
+            state: fresh_state(spec.estimator),
+            initial: spec.initial,
             backoff: 0,
             min_rtt: u64::MAX,
             max_rtt: 0,
@@ -32,20 +74,49 @@ impl RttEstimator {
         }
     }
 
-    /// Take one RTT measurement R.
+    /// Take one RTT measurement R (the RFC 6298 rule; transports without sequence state).
     pub fn sample(&mut self, r: Dur) {
-        let r = r.0;
-        match self.srtt {
+        self.sample_tcp(Sample {
+            rtt: r,
+            now: SimTime::ZERO,
+            una: 0,
+            nxt: 0,
+        });
+    }
+
+    /// Take one RTT measurement with the sender's sequence state.
+    pub fn sample_tcp(&mut self, s: Sample) {
+        let r = s.rtt.0;
+        match &mut self.state {
             // RFC 6298 §2.2: SRTT = R, RTTVAR = R/2.
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = r / 2;
+            State::Rfc6298 {
+                srtt: srtt @ None,
+                rttvar,
+            } => {
+                *srtt = Some(r);
+                *rttvar = r / 2;
             }
             // §2.3: RTTVAR = 3/4·RTTVAR + 1/4·|SRTT − R|; SRTT = 7/8·SRTT + 1/8·R.
-            Some(s) => {
-                let diff = s.abs_diff(r);
-                self.rttvar = (3 * self.rttvar + diff) / 4;
-                self.srtt = Some((7 * s + r) / 8);
+            State::Rfc6298 {
+                srtt: Some(srtt),
+                rttvar,
+            } => {
+                let diff = srtt.abs_diff(r);
+                *rttvar = (3 * *rttvar + diff) / 4;
+                *srtt = (7 * *srtt + r) / 8;
+            }
+            State::Linux(l) => l.sample(r, s.una, s.nxt, self.spec.min.0),
+            State::Ns2(n) => {
+                let tick = self.spec.granularity.0;
+                // ns-2 `rtt_update` (tcp.cc:568–576): timestamps round to the nearest tick;
+                // a timed segment counts the ticks its clock crossed (boot_time_ = 0).
+                let ticks = match self.spec.samples {
+                    RttSamples::EveryAck => Ns2Rtt::ticks_rounded(r, tick),
+                    RttSamples::OnePerRtt => {
+                        Ns2Rtt::ticks_crossed(SimTime(s.now.0.saturating_sub(r)), s.now, tick)
+                    }
+                };
+                n.sample(ticks, tick);
             }
         }
         self.min_rtt = self.min_rtt.min(r);
@@ -56,9 +127,15 @@ impl RttEstimator {
 
     /// Forget the estimate for a new connection (statistics and min RTT are kept).
     pub fn restart(&mut self) {
-        self.srtt = None;
-        self.rttvar = 0;
+        self.state = fresh_state(self.spec.estimator);
+        self.initial = self.spec.initial;
         self.backoff = 0;
+    }
+
+    /// RFC 6298 §5.7: a SYN timed out and the handshake gave no sample, so the RTO before
+    /// the first data sample is at least 3 s.
+    pub fn after_syn_timeout(&mut self) {
+        self.initial = self.spec.initial.max(Dur::from_secs(3));
     }
 
     /// Karn's rule (RFC 6298 §5, note on backoff): keep the backed-off RTO until a sample
@@ -72,24 +149,53 @@ impl RttEstimator {
         if self.backoff < 40 {
             self.backoff += 1;
         }
+        // ns-2 `rtt_backoff` (tcp.cc:618–626): past a multiplier of 8, forget SRTT so the
+        // next sample starts the estimate afresh.
+        if let State::Ns2(n) = &mut self.state {
+            if self.backoff > 3 {
+                n.forget_srtt();
+            }
+        }
     }
 
-    /// The current RTO, backoff included, clamped to [min, max] (§2.4, §2.5).
+    /// The current RTO, backoff included, bounded by [min, max] (§2.4, §2.5).
     pub fn rto(&self) -> Dur {
-        let base = match self.srtt {
-            None => self.spec.initial.0,
-            // §2.3: RTO = SRTT + max(G, K·RTTVAR) with K = 4.
-            Some(s) => s + self.spec.granularity.0.max(4 * self.rttvar),
+        let (min, max) = (self.spec.min.0, self.spec.max.0);
+        let mult = 1u64 << self.backoff.min(40);
+        let rto = match &self.state {
+            State::Rfc6298 { srtt, rttvar } => {
+                let base = match srtt {
+                    None => self.initial.0,
+                    // §2.3: RTO = SRTT + max(G, K·RTTVAR) with K = 4.
+                    Some(s) => s + self.spec.granularity.0.max(4 * rttvar),
+                };
+                base.clamp(min, max).saturating_mul(mult)
+            }
+            // Linux: the variance term already holds rto_min (tcp_input.c:943, 935), so there is no
+            // lower clamp; the RTO rounds up to a jiffy (usecs_to_jiffies in __tcp_set_rto).
+            State::Linux(l) => match l.base_rto() {
+                None => self.initial.0.min(max),
+                Some(b) => round_up(b, self.spec.granularity.0).min(max),
+            }
+            .saturating_mul(mult),
+            // ns-2 `rtt_timeout` with rfc2988_ true (tcp.cc:529–561): clamp to minrto_ before
+            // the backoff, cap at maxrto_, never below two ticks.
+            State::Ns2(n) => {
+                let base = n.rtxcur().unwrap_or(self.initial.0).max(min);
+                let t = base.saturating_mul(mult).min(max);
+                return Dur(t.max(2 * self.spec.granularity.0));
+            }
         };
-        let base = base.clamp(self.spec.min.0, self.spec.max.0);
-        Dur(base
-            .saturating_mul(1u64 << self.backoff.min(40))
-            .min(self.spec.max.0))
+        Dur(rto.min(max))
     }
 
     /// Smoothed RTT, zero before the first sample.
     pub fn srtt(&self) -> Dur {
-        Dur(self.srtt.unwrap_or(0))
+        Dur(match &self.state {
+            State::Rfc6298 { srtt, .. } => srtt.unwrap_or(0),
+            State::Linux(l) => l.srtt(),
+            State::Ns2(n) => n.srtt(self.spec.granularity.0),
+        })
     }
 
     /// Smallest sample, zero before the first.
@@ -115,17 +221,26 @@ impl RttEstimator {
     }
 }
 
+/// `x` rounded up to a multiple of `g` (`g` = 0: unchanged).
+fn round_up(x: u64, g: u64) -> u64 {
+    if g == 0 {
+        x
+    } else {
+        x.div_ceil(g) * g
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn spec() -> RtoSpec {
-        RtoSpec {
-            min: Dur::from_millis(200),
-            max: Dur::from_secs(60),
-            initial: Dur::from_secs(1),
-            granularity: Dur::from_millis(1),
-        }
+        RtoSpec::rfc6298(
+            Dur::from_millis(200),
+            Dur::from_secs(60),
+            Dur::from_secs(1),
+            Dur::from_millis(1),
+        )
     }
 
     #[test]
@@ -171,5 +286,193 @@ mod tests {
         });
         e.sample(Dur::from_secs(4000));
         assert_eq!(e.rto(), Dur::from_secs(4000 + 4 * 2000));
+    }
+
+    #[test]
+    fn a_syn_timeout_raises_the_initial_rto_to_three_seconds() {
+        // RFC 6298 §5.7.
+        let mut e = RttEstimator::new(spec());
+        e.after_syn_timeout();
+        assert_eq!(e.rto(), Dur::from_secs(3));
+        e.restart();
+        assert_eq!(e.rto(), Dur::from_secs(1));
+    }
+
+    /// Linux's estimator without the jiffy rounding (granularity 0), to see its arithmetic.
+    fn linux() -> RttEstimator {
+        RttEstimator::new(RtoSpec {
+            estimator: RtoEstimator::Linux,
+            max: Dur::from_secs(120),
+            granularity: Dur::ZERO,
+            ..spec()
+        })
+    }
+
+    fn at(e: &mut RttEstimator, ms: u64, una: u64, nxt: u64) {
+        e.sample_tcp(Sample {
+            rtt: Dur::from_millis(ms),
+            now: SimTime::ZERO,
+            una,
+            nxt,
+        });
+    }
+
+    #[test]
+    fn linux_rto_is_srtt_plus_the_larger_of_four_mdev_and_rto_min() {
+        // tcp_input.c:940–946: srtt = m, mdev_us = 2m (4·mdev with mdev = m/2),
+        // rttvar = max(2m, rto_min); RTO = srtt + rttvar (tcp.h:777).
+        let mut e = linux();
+        at(&mut e, 100, 0, 10);
+        assert_eq!(e.srtt(), Dur::from_millis(100));
+        assert_eq!(e.rto(), Dur::from_millis(100 + 200));
+        let mut e = linux();
+        at(&mut e, 40, 0, 10);
+        // 4·mdev = 80 ms < rto_min: RTO = 40 + 200 = 240 ms, where RFC 6298 gives
+        // max(40 + 4·20, 200) = 200 ms.
+        assert_eq!(e.rto(), Dur::from_millis(240));
+    }
+
+    #[test]
+    fn linux_mdev_grows_with_gain_one_quarter_and_shrinks_with_one_thirty_second() {
+        // Growth: 100 then 180 ms. err = +80: srtt = 100 + 80/8 = 110; mdev_us = 200 +
+        // (80 − 200/4) = 230 > mdev_max (200) so rttvar = 230; RTO = 110 + 230 = 340 ms.
+        let mut e = linux();
+        at(&mut e, 100, 0, 10);
+        at(&mut e, 180, 5, 10);
+        assert_eq!(e.srtt(), Dur::from_millis(110));
+        assert_eq!(e.rto(), Dur::from_millis(340));
+        // Shrink (tcp_input.c:909–921): 100 then 20 ms. err = −80: srtt = 90; |err| − 50 = 30
+        // is scaled by 1/8 to 3.75 ms, so mdev_us = 203.75 (not 230); rttvar stays at
+        // mdev_max: max(200, 203.75) = 203.75; RTO = 90 + 203.75 ms.
+        let mut e = linux();
+        at(&mut e, 100, 0, 10);
+        at(&mut e, 20, 5, 10);
+        assert_eq!(e.srtt(), Dur::from_millis(90));
+        assert_eq!(e.rto(), Dur::from_micros(90_000 + 203_750));
+    }
+
+    #[test]
+    fn linux_rttvar_decays_a_quarter_towards_the_window_maximum_once_per_window() {
+        let mut e = linux();
+        at(&mut e, 100, 0, 10); // rtt_seq = 10
+        at(&mut e, 180, 5, 12); // rttvar = 230 (above); una 5 ≤ rtt_seq: no decay
+                                // una = 11 > rtt_seq = 10: mdev_max (230) is not below rttvar (230): no change;
+                                // rtt_seq = 12, mdev_max = rto_min = 200.
+        at(&mut e, 110, 11, 12);
+        // err = 0: srtt stays 110; mdev_us = 230 + (0 − 57.5) = 172.5 ms.
+        assert_eq!(e.srtt(), Dur::from_millis(110));
+        assert_eq!(e.rto(), Dur::from_millis(340));
+        // Next window (una 13 > 12): mdev_us = 172.5 − 43.125 = 129.375 < mdev_max 200;
+        // rttvar −= (230 − 200)/4 = 7.5 → 222.5 ms; RTO = 110 + 222.5.
+        at(&mut e, 110, 13, 20);
+        assert_eq!(e.rto(), Dur::from_micros(110_000 + 222_500));
+    }
+
+    #[test]
+    fn linux_rto_rounds_up_to_the_jiffy_and_doubles_to_its_maximum() {
+        let mut e = RttEstimator::new(RtoSpec {
+            estimator: RtoEstimator::Linux,
+            max: Dur::from_secs(120),
+            granularity: Dur::from_millis(4), // HZ = 250
+            ..spec()
+        });
+        assert_eq!(
+            e.rto(),
+            Dur::from_secs(1),
+            "TCP_TIMEOUT_INIT before a sample"
+        );
+        at(&mut e, 101, 0, 10);
+        // 101 + max(202, 200) = 303 ms, rounded up to 304 ms.
+        assert_eq!(e.rto(), Dur::from_millis(304));
+        for _ in 0..10 {
+            e.back_off();
+        }
+        assert_eq!(e.rto(), Dur::from_secs(120));
+    }
+
+    fn ns2(samples: RttSamples, min_ms: u64) -> RttEstimator {
+        RttEstimator::new(RtoSpec {
+            estimator: RtoEstimator::Ns2,
+            samples,
+            min: Dur::from_millis(min_ms),
+            initial: Dur::from_secs(3),
+            granularity: Dur::from_millis(10),
+            ..spec()
+        })
+    }
+
+    fn ns2_at(e: &mut RttEstimator, sent_us: u64, now_us: u64) {
+        e.sample_tcp(Sample {
+            rtt: Dur::from_micros(now_us - sent_us),
+            now: SimTime(Dur::from_micros(now_us).0),
+            una: 0,
+            nxt: 0,
+        });
+    }
+
+    #[test]
+    fn ns2_rto_in_ticks_with_timestamps() {
+        let mut e = ns2(RttSamples::EveryAck, 200);
+        assert_eq!(e.rto(), Dur::from_secs(3), "rtxcur_init_");
+        // 104 ms → int(10.4 + 0.5) = 10 ticks: srtt8 = 80, rttvar4 = 20,
+        // rtxcur = ((20 << 3) + 80) >> 3 = 30 ticks = 300 ms.
+        ns2_at(&mut e, 0, 104_000);
+        assert_eq!(e.srtt(), Dur::from_millis(100));
+        assert_eq!(e.rto(), Dur::from_millis(300));
+        // 155 ms → 16 ticks: delta 6, srtt8 = 86; |6| − (20 >> 2) = 1, rttvar4 = 21;
+        // rtxcur = (168 + 86) >> 3 = 31 ticks = 310 ms.
+        ns2_at(&mut e, 1_000_000, 1_155_000);
+        assert_eq!(e.srtt(), Dur::from_millis(100), "(86 >> 3) ticks");
+        assert_eq!(e.rto(), Dur::from_millis(310));
+        // minrto_ is applied before the backoff: min 1 s → 1 s, 2 s, 4 s.
+        let mut e = ns2(RttSamples::EveryAck, 1000);
+        ns2_at(&mut e, 0, 104_000);
+        assert_eq!(e.rto(), Dur::from_secs(1));
+        e.back_off();
+        assert_eq!(e.rto(), Dur::from_secs(2));
+    }
+
+    #[test]
+    fn ns2_timed_segment_counts_the_clock_ticks_it_crossed() {
+        // Without timestamps (tcp.cc:571–575, boot_time_ = 0): 106 ms from 95 ms to 201 ms
+        // crosses ticks 10…20: 11 ticks; the same 106 ms from 101 ms crosses 10.
+        let mut a = ns2(RttSamples::OnePerRtt, 0);
+        ns2_at(&mut a, 95_000, 201_000);
+        assert_eq!(a.srtt(), Dur::from_millis(110));
+        let mut b = ns2(RttSamples::OnePerRtt, 0);
+        ns2_at(&mut b, 101_000, 207_000);
+        assert_eq!(b.srtt(), Dur::from_millis(100));
+    }
+
+    #[test]
+    fn ns2_timeout_is_at_least_two_ticks() {
+        let mut e = RttEstimator::new(RtoSpec {
+            estimator: RtoEstimator::Ns2,
+            min: Dur::ZERO,
+            initial: Dur::from_millis(10),
+            granularity: Dur::from_millis(10),
+            ..spec()
+        });
+        assert_eq!(e.rto(), Dur::from_millis(20));
+        // A 1 ms sample is 1 tick (the floor of t_rtt_): rtxcur = (16 + 8) >> 3 = 3 ticks.
+        ns2_at(&mut e, 0, 1_000);
+        assert_eq!(e.rto(), Dur::from_millis(30));
+    }
+
+    #[test]
+    fn ns2_forgets_srtt_once_backed_off_past_eight() {
+        let mut e = ns2(RttSamples::EveryAck, 0);
+        ns2_at(&mut e, 0, 100_000); // 10 ticks
+        ns2_at(&mut e, 0, 160_000); // 16 ticks: srtt8 = 86
+        for _ in 0..3 {
+            e.back_off(); // multiplier 8: the estimate is kept
+        }
+        assert_eq!(e.srtt(), Dur::from_millis(100));
+        e.back_off(); // 16 > 8: t_srtt_ = 0
+        assert_eq!(e.srtt(), Dur::ZERO);
+        e.reset_backoff();
+        // The next sample is a first sample: 30 ticks → rtxcur = (480 + 240) >> 3 = 90.
+        ns2_at(&mut e, 0, 300_000);
+        assert_eq!(e.rto(), Dur::from_millis(900));
     }
 }
