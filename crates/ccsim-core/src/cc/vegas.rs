@@ -16,7 +16,8 @@
 //!   every other round; when diff > γ leave slow start (`ss_exit`) the ns-2 way
 //!   (`tcp-vegas.cc`): cwnd −= cwnd/8 and ssthresh = 2 packets; or Linux's
 //!   (`tcp_vegas.c`:220–243 of Linux 6.12): cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1)
-//!   packets, the window that matches the rate actually achieved, and ssthresh = cwnd.
+//!   packets, the window that matches the rate actually achieved, and ssthresh = cwnd,
+//!   which Linux keeps at most cwnd as congestion avoidance shrinks the window.
 //! - Loss: Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh after a fast
 //!   retransmit, 1 MSS after a timeout. ns-2's fine-grained Vegas timeouts are not modelled:
 //!   recovery is the transport's.
@@ -131,6 +132,11 @@ impl CongestionControl for Vegas {
             self.cwnd += self.mss;
         } else if diff > self.p.beta {
             self.cwnd = (self.cwnd - self.mss).max(floor);
+            if self.p.ss_exit == VegasSsExit::Linux {
+                // Linux keeps ssthresh ≤ cwnd as it shrinks (tcp_vegas.c:258–260), so a
+                // flow that left slow start at ssthresh = cwnd does not re-enter it.
+                self.ssthresh = self.ssthresh.min(self.cwnd);
+            }
         }
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
@@ -251,9 +257,14 @@ mod tests {
             v
         };
         // Linux: target = ⌊40·100/125⌋ = 32, cwnd = min(40, 33) = 33, ssthresh = 33.
-        let l = ss(VegasSsExit::Linux);
+        let mut l = ss(VegasSsExit::Linux);
         assert_eq!(pkts(&l), 33.0);
         assert_eq!(l.ssthresh(), Bytes(33 * MSS));
+        // In congestion avoidance: diff = 33·25/125 = 6.6 > β, so −1 packet, and ssthresh
+        // follows the window down (min(ssthresh, cwnd)): no return to slow start.
+        l.on_round(&round(125));
+        assert_eq!(pkts(&l), 32.0);
+        assert_eq!(l.ssthresh(), Bytes(32 * MSS));
         // ns-2: cwnd = 40 − 40/8 = 35, ssthresh = 2.
         let n = ss(VegasSsExit::Ns2);
         assert_eq!(pkts(&n), 35.0);

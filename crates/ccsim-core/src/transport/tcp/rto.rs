@@ -203,6 +203,11 @@ impl RttEstimator {
         Dur(if self.samples == 0 { 0 } else { self.min_rtt })
     }
 
+    /// How many samples were taken (over all connections).
+    pub fn sample_count(&self) -> u64 {
+        self.samples
+    }
+
     /// (min, mean, max) of all samples in seconds; NaN without samples.
     pub fn stats(&self) -> (f64, f64, f64) {
         if self.samples == 0 {
