@@ -55,6 +55,16 @@ pub struct DvSpec {
     /// `node:<name>:timers`. Default 0: all routers tick together (the paper gives no
     /// offsets; RFC 2453 §3.8 randomises RIP's timers against synchronisation).
     pub jitter: f64,
+    /// Each time a router sets its announcement or adaptation timer, the period is
+    /// Δ·U(1 − x, 1 + x), drawn from `node:<name>:timers` (RFC 2453 §3.8: "offset by a
+    /// small random time (+/- 0 to 5 seconds) each time it is set", x = 1/6 of 30 s; ns-2's
+    /// DV: advertInterval·U(0.9, 1.1), x = 0.1, tcl/rtglib/route-proto.tcl
+    /// `send-periodic-update`). Default 0: exact periods.
+    pub period_jitter: f64,
+    /// Each router's first announcement comes at U(0, first_update) (ns-2's DV: U(0, 0.5 s),
+    /// route-proto.tcl `Agent/rtProto/DV init`), its first adaptation one period later.
+    /// Default 0.
+    pub first_update: Dur,
     /// Poison reverse: `false` (the paper) announces an infinite metric only to a neighbour
     /// receiving all the traffic (α = 1); `true` to every neighbour receiving any (RIP's
     /// poison reverse, RFC 2453 §3.4.3), which rules out two-node loops formed on stale
@@ -72,6 +82,8 @@ impl Default for DvSpec {
             adapt_interval: Dur::from_millis(500),
             announce_bytes: 52,
             jitter: 0.0,
+            period_jitter: 0.0,
+            first_update: Dur::ZERO,
             poison_any: false,
             initial: Vec::new(),
         }
@@ -207,6 +219,7 @@ impl Default for ArcSpec {
             filter_init: ArcFilterInit::FirstSample,
             init_window: 2.0,
             window_cap: None,
+            no_estimate: ArcNoEstimate::Halve,
             report_delay: None,
             rto: RtoSpec::rfc6298(
                 Dur::from_secs(1),
@@ -295,6 +308,18 @@ pub enum ArcFilterInit {
     Zero,
 }
 
+/// What ARC's window becomes on a congestion event before the receiver has reported any
+/// bandwidth estimate (no sampling interval has ended, B̂ = 0). The paper does not cover
+/// the case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ArcNoEstimate {
+    /// Halve the window, as TCP would (the default; docs/arc.md).
+    #[default]
+    Halve,
+    /// Apply eq. (2) with B̂ = 0: the window restarts from one packet.
+    Zero,
+}
+
 /// ARC parameters (ALGORITHMS.md §3.4; every value the paper leaves open is named here).
 #[derive(Clone, Debug)]
 pub struct ArcSpec {
@@ -316,6 +341,8 @@ pub struct ArcSpec {
     pub init_window: f64,
     /// Cap on the window in packets (a receiver window); `None` is uncapped (default).
     pub window_cap: Option<u64>,
+    /// The window after a congestion event that comes before any bandwidth estimate.
+    pub no_estimate: ArcNoEstimate,
     /// Report period: `None` reports every data packet (default, ALGORITHMS.md §3.4.4);
     /// a duration reports every second in-order packet or after that delay, like a
     /// delayed ACK (out-of-order data is always reported at once).
@@ -627,6 +654,20 @@ pub struct FastSpec {
     /// (eq. 5) BaseRTT ← (1 − 1/n)·BaseRTT + (1/n)·(avgRTT − q) driven by the routers'
     /// price q at the source node (n = 3000 in the paper).
     pub base_filter: Option<f64>,
+    /// The ns-2 module's multiplicative-increase phase (`mi_threshold_`, `FAST_CC_MIQ`
+    /// before v1.1.2; tcp-fast.cc `fast_cc`): while avgRTT − baseRTT is below this many
+    /// seconds, every ACK of new data adds one packet and the window law waits. `None`
+    /// (default): no such phase.
+    pub mi_threshold: Option<Dur>,
+    /// The ns-2 module's time-driven update (`fast_update_cwnd_interval_`, tcp-fast.cc
+    /// `fast_cc`): the law runs on the first ACK at least this long after the previous
+    /// update (or MI step), without the doubling cap. `None` (default): once per round.
+    pub update_interval: Option<Dur>,
+    /// The ns-2 module's pacing of increases (tcp-fast.cc `fast_pace`): an increase of n
+    /// packets is applied one packet at a time, spread over the ACKs expected in one update
+    /// interval (at once, at most doubling, while cwnd ≤ 4). Needs `update_interval`.
+    /// Default false.
+    pub pace_increases: bool,
 }
 
 impl Default for FastSpec {
@@ -637,6 +678,9 @@ impl Default for FastSpec {
             every_other_rtt: false,
             avg_window_factor: None,
             base_filter: None,
+            mi_threshold: None,
+            update_interval: None,
+            pace_increases: false,
         }
     }
 }

@@ -15,6 +15,7 @@ const PARAM_KEYS: &[&str] = &[
     "filter_init",
     "init_window",
     "window_cap",
+    "no_estimate",
     "report_delay",
 ];
 
@@ -151,6 +152,14 @@ pub(crate) fn parse_arc(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> ArcS
         ) {
             Some(1) => spec.filter_init = ArcFilterInit::Zero,
             Some(_) => spec.filter_init = ArcFilterInit::FirstSample,
+            None => {}
+        }
+    }
+    if let Some(v) = t.get("no_estimate") {
+        let what = "window after a congestion event before any bandwidth estimate";
+        match choice(cx, &join(&p, "no_estimate"), v, what, &["halve", "zero"]) {
+            Some(1) => spec.no_estimate = ArcNoEstimate::Zero,
+            Some(_) => spec.no_estimate = ArcNoEstimate::Halve,
             None => {}
         }
     }

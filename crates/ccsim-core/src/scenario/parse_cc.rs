@@ -214,10 +214,27 @@ fn parse_fast(cx: &mut Cx, p: &str, t: &Map<String, Value>) -> CcSpec {
             "every_other_rtt",
             "avg_window_factor",
             "base_filter",
+            "mi_threshold",
+            "update_interval",
+            "pace_increases",
         ],
     );
     let d = FastSpec::default();
+    let dur_key = |cx: &mut Cx, key: &str| t.get(key).and_then(|v| duration(cx, &join(p, key), v));
+    let mi_threshold = dur_key(cx, "mi_threshold");
+    let update_interval = dur_key(cx, "update_interval");
+    let pace_increases = cc_bool(cx, p, t, "pace_increases", d.pace_increases);
+    if pace_increases && update_interval.is_none() {
+        cx.err(
+            &join(p, "pace_increases"),
+            "pacing spreads an increase over one update interval: give update_interval too \
+             (the ns-2 module's fast_update_cwnd_interval_, e.g. update_interval = \"100ms\")",
+        );
+    }
     CcSpec::Fast(FastSpec {
+        mi_threshold,
+        update_interval,
+        pace_increases,
         alpha: cc_number(
             cx,
             p,

@@ -2,6 +2,7 @@
 
 use super::parse_tests::assert_problem;
 use super::*;
+use crate::units::Dur;
 
 #[test]
 fn reno_ack_counting_is_selectable_and_checked() {
@@ -149,10 +150,22 @@ fn fast_parameters_are_checked() {
             alpha: 200.0,
             gamma: 0.25,
             every_other_rtt: true,
-            avg_window_factor: None,
-            base_filter: None,
+            ..FastSpec::default()
         })
     );
+    let CcSpec::Fast(m) = cc_of(
+        "{ kind = \"fast\", mi_threshold = \"5ms\", update_interval = \"100ms\", pace_increases = true }",
+    ) else {
+        panic!("not fast")
+    };
+    assert_eq!(
+        (m.mi_threshold, m.update_interval, m.pace_increases),
+        (Some(Dur::from_millis(5)), Some(Dur::from_millis(100)), true)
+    );
+    let ps = cc_problems("{ kind = \"fast\", pace_increases = true }");
+    assert_problem(&ps, "flow[0].cc.pace_increases", "give update_interval too");
+    let ps = cc_problems("{ kind = \"fast\", mi_threshold = 0.005 }");
+    assert_problem(&ps, "flow[0].cc.mi_threshold", "10ms");
     let CcSpec::Fast(f) = cc_of("{ kind = \"fast\", avg_window_factor = 4, base_filter = 3000 }")
     else {
         panic!("not fast")
@@ -171,7 +184,7 @@ fn fast_parameters_are_checked() {
     assert_problem(
         &ps,
         "flow[0].cc.beta",
-        "allowed: kind, alpha, gamma, every_other_rtt, avg_window_factor, base_filter",
+        "allowed: kind, alpha, gamma, every_other_rtt, avg_window_factor, base_filter, mi_threshold, update_interval, pace_increases",
     );
     // Reno's key is not accepted by another controller.
     let ps = cc_problems("{ kind = \"fast\", counting = \"bytes\" }");
@@ -181,22 +194,24 @@ fn fast_parameters_are_checked() {
 #[test]
 fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
     let base = "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n";
-    let ok = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\napp = {{ kind = \"bulk\", size = \"1MB\" }}\narc = {{ window_cap = \"1667p\", filter_init = \"zero\", report_delay = \"100ms\" }}\n");
+    let ok = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\napp = {{ kind = \"bulk\", size = \"1MB\" }}\narc = {{ window_cap = \"1667p\", filter_init = \"zero\", report_delay = \"100ms\", no_estimate = \"zero\" }}\n");
     let sc = from_toml_str(&ok, "t").unwrap();
     match &sc.flows[0].transport {
         TransportSpec::Arc(a) => {
             assert_eq!(a.window_cap, Some(1667));
             assert_eq!(a.filter_init, ArcFilterInit::Zero);
+            assert_eq!(a.no_estimate, ArcNoEstimate::Zero);
             assert_eq!(a.report_delay, Some(crate::units::Dur::from_millis(100)));
             assert_eq!(a.probe_period, crate::units::Dur::from_millis(100));
             assert_eq!(a.rto.max, crate::units::Dur::from_secs(100_000));
         }
         other => panic!("{other:?}"),
     }
-    let bad = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\ncc = \"reno\"\napp = {{ kind = \"onoff\", on = \"1s\", off = \"1s\" }}\narc = {{ filter_gain = 1.5, probing = 3 }}\n");
+    let bad = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\ncc = \"reno\"\napp = {{ kind = \"onoff\", on = \"1s\", off = \"1s\" }}\narc = {{ filter_gain = 1.5, probing = 3, no_estimate = \"third\" }}\n");
     let e = from_toml_str(&bad, "t").unwrap_err();
     assert_problem(&e.problems, "flow[0].cc", "unknown key for an ARC flow");
     assert_problem(&e.problems, "flow[0].app", "one file");
     assert_problem(&e.problems, "flow[0].arc.filter_gain", "must be in");
     assert_problem(&e.problems, "flow[0].arc.probing", "unknown key");
+    assert_problem(&e.problems, "flow[0].arc.no_estimate", "halve");
 }

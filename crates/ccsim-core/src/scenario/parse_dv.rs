@@ -14,6 +14,8 @@ const ROUTING_KEYS: &[&str] = &[
     "adapt_interval",
     "announce_bytes",
     "jitter",
+    "period_jitter",
+    "first_update",
     "poison_reverse",
     "initial",
 ];
@@ -79,6 +81,23 @@ pub(crate) fn parse_routing(cx: &mut Cx, v: Option<&Value>, net: &Net) -> Option
             Some(x) => cx.err("routing.jitter", format!("must be in [0, 1], found {x}")),
             None => {}
         }
+    }
+    if let Some(v) = m.get("period_jitter") {
+        let what = "a fraction of the timer period";
+        match number(cx, "routing.period_jitter", v, what) {
+            Some(x) if (0.0..1.0).contains(&x) => spec.period_jitter = x,
+            Some(x) => cx.err(
+                "routing.period_jitter",
+                format!("must be in [0, 1), found {x} (ns-2's DV: 0.1; RFC 2453: 1/6)"),
+            ),
+            None => {}
+        }
+    }
+    if let Some(d) = m
+        .get("first_update")
+        .and_then(|v| duration(cx, "routing.first_update", v))
+    {
+        spec.first_update = d;
     }
     if let Some(v) = m.get("poison_reverse") {
         if let Some(k) = choice(
