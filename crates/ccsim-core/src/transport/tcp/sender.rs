@@ -524,7 +524,14 @@ impl TcpSender {
                 Some(r)
             }
             RttSamples::EveryAck => None,
-            RttSamples::OnePerRtt => self.sample_timed(now, ack),
+            // The estimator takes the timed segment only; the controller still sees every
+            // ACK's echo (Karn's rule applied), as ns-2's Vegas (`v_sendtime_`,
+            // tcp-vegas.cc) and FAST (`sendtime_`, tcp-fast.cc `recv`) time each packet
+            // themselves whatever `timestamps_` is.
+            RttSamples::OnePerRtt => {
+                self.sample_timed(now, ack);
+                (pkt.flags & FLAG_ECHO_RETX == 0).then(|| self.note_echo_sample(now.since(pkt.ts)))
+            }
         };
         let mut newly_sacked = 0;
         if self.sack_mode() {

@@ -22,9 +22,16 @@ impl TcpSender {
             nxt: self.sb.end(),
         });
         self.rtt.reset_backoff();
+        self.note_echo_sample(r);
+    }
+
+    /// An RTT sample for the controller and the per-round and per-connection minima (every
+    /// sample the estimator takes, and with one timed segment per RTT every ACK's echo).
+    pub(super) fn note_echo_sample(&mut self, r: Dur) -> Dur {
         self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
         let o = &mut self.conn_outcome;
         o.min_rtt = Some(o.min_rtt.map_or(r, |m| m.min(r)));
+        r
     }
 
     /// ns-2 without timestamps: a sample only when a new ACK covers the timed segment

@@ -256,6 +256,26 @@ fn one_timed_segment_per_round_trip() {
 }
 
 #[test]
+fn with_one_timed_segment_the_controller_still_sees_every_echo() {
+    // ns-2's Vegas and FAST time every packet themselves: only the RTO estimator is limited
+    // to the timed segment.
+    let mut sp = spec(RecoverySpec::NewReno, 2);
+    sp.rto.samples = RttSamples::OnePerRtt;
+    sp.cc = CcSpec::Fast(FastSpec::default());
+    let (mut s, _) = open(sp);
+    feed(&mut s, ms(100), &ack(1, &[], ms(0)));
+    // The ACK of 1 at 150 ms is not the timed segment's: no estimator sample, but FAST's
+    // average moves by a = 1/256 of (150 − 100) ms.
+    feed(&mut s, ms(150), &ack(2, &[], ms(0)));
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+    let crate::cc::AnyCc::Fast(f) = &s.cc else {
+        panic!("not FAST")
+    };
+    let avg = f.avg_rtt().unwrap().secs();
+    assert!((avg - (0.100 + 0.050 / 256.0)).abs() < 1e-9, "{avg}");
+}
+
+#[test]
 fn the_timed_segment_is_cancelled_by_a_fast_retransmit() {
     let mut sp = spec(RecoverySpec::NewReno, 10);
     sp.rto.samples = RttSamples::OnePerRtt;
