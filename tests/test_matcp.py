@@ -87,7 +87,7 @@ def test_registered_with_quick_and_full_plans():
     assert len(full) == len(matcp.CONFIGS) * f["seeds"] * (6 + 5 + 5 + 2 * 6)
     assert all(p.base.doc["simulation"]["duration"] == "500s" for p in full[:5])
     sens = exp.plans("sensitivity")
-    assert len(sens) == len(matcp.CONFIGS) * (3 + 1 + 2 * 4)
+    assert len(sens) == len(matcp.CONFIGS) * (2 + 1 + 2 * 2)
     # Fig. 5's "WRTT is best" is a claim per reading, per load and per metric.
     wrtt = [c for c in exp.claims if c.text.startswith("reading (") and "WRTT's rank" in c.text]
     assert len(wrtt) == 2 * len(f["fig5_n"]) * len(matcp.METRICS) and not any(c.quick for c in wrtt)
