@@ -2,7 +2,8 @@
 //! (`cc = "cmt" | "berp" | { kind = "cmt" | "berp", ... }`), the RTO and the file to send.
 //! Destinations are the flow's pinned `paths` (docs/sctp.md).
 
-use super::parse_flow::{bytes_in, parse_rto, parse_tcp_app};
+use super::parse_flow::{bytes_in, parse_tcp_app};
+use super::parse_rto::parse_rto;
 use super::reader::*;
 use crate::scenario::model::*;
 use crate::scenario::model_sctp::*;
