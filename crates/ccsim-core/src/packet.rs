@@ -11,6 +11,10 @@ pub enum PacketKind {
     Data,
     /// A TCP acknowledgement; `seq` is the next expected segment (cumulative ACK).
     Ack,
+    /// A TCP SYN, when the flow models the handshake (`transport::tcp::handshake`).
+    Syn,
+    /// The receiver's SYN-ACK, echoing the SYN's timestamp.
+    SynAck,
     /// A UDP datagram; `seq` is its number.
     Udp,
     /// An SCTP packet with one DATA chunk; `seq` is its TSN (`transport::sctp`).
@@ -40,9 +44,6 @@ pub const MAX_SACK_BLOCKS: usize = 3;
 pub const FLAG_RETX: u8 = 1;
 /// Flag: the segment whose timestamp this ACK echoes was a retransmission (Karn's rule).
 pub const FLAG_ECHO_RETX: u8 = 2;
-/// Flag (TCP): a SYN (on a `Data` packet) or a SYN-ACK (on an `Ack`), when the flow models
-/// the handshake (`transport::tcp::handshake`).
-pub const FLAG_SYN: u8 = 8;
 
 /// A packet header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

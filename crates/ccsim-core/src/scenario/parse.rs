@@ -28,6 +28,8 @@ mod parse_queue;
 #[cfg(test)]
 #[path = "parse_robustness_tests.rs"]
 mod parse_robustness_tests;
+#[path = "parse_rto.rs"]
+mod parse_rto;
 #[path = "parse_sctp.rs"]
 mod parse_sctp;
 #[path = "parse_tcp_options.rs"]

@@ -1,7 +1,8 @@
 //! ARC flows (`transport = "arc"`): packet sizes, the `arc` parameter table, the report
 //! timeout and the file to send.
 
-use super::parse_flow::{bytes_in, parse_rto, parse_tcp_app};
+use super::parse_flow::{bytes_in, parse_tcp_app};
+use super::parse_rto::parse_rto;
 use super::reader::*;
 use crate::scenario::model::*;
 use serde_json::{Map, Value};

@@ -5,8 +5,9 @@ use super::parse_arc::{parse_arc, ARC_KEYS};
 use super::parse_cc::parse_cc;
 use super::parse_mptcp::{parse_mptcp, MAX_SUBFLOWS, MPTCP_KEYS};
 use super::parse_paths::{parse_paths, parse_select};
+use super::parse_rto::{default_rto, parse_tcp_rto};
 use super::parse_sctp::{parse_sctp, MAX_SCTP_PATHS, SCTP_KEYS};
-use super::parse_tcp_options::{parse_tcp_options, parse_tcp_rto_options, TCP_RTO_KEYS};
+use super::parse_tcp_options::parse_tcp_options;
 use super::reader::*;
 use super::Net;
 use crate::scenario::model::*;
@@ -39,7 +40,6 @@ const TCP_KEYS: &[&str] = &[
     "ssthresh_from",
     "sack_option_bytes",
 ];
-const RTO_KEYS: &[&str] = &["min", "max", "initial", "granularity"];
 const RECOVERIES: &[&str] = &["reno", "newreno", "sack", "sack1", "fack", "prr"];
 /// Largest `count` of one entry (guards against a typo allocating millions of flows).
 const MAX_COUNT: u64 = 100_000;
@@ -544,80 +544,6 @@ fn parse_tcp(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> TcpSpec {
         ssthresh_from,
         sack_option_bytes,
     }
-}
-
-pub(crate) fn default_rto() -> RtoSpec {
-    RtoSpec::rfc6298(
-        Dur::from_secs(1),
-        Dur::from_secs(60),
-        Dur::from_secs(1),
-        Dur::from_millis(1),
-    )
-}
-
-/// A TCP flow's `rto` table: the bounds, and the estimator and timer options.
-fn parse_tcp_rto(cx: &mut Cx, path: &str, v: &Value) -> RtoSpec {
-    let Some(m) = rto_table(cx, path, v) else {
-        return default_rto();
-    };
-    let keys: Vec<&str> = RTO_KEYS.iter().chain(TCP_RTO_KEYS).copied().collect();
-    check_keys(cx, path, m, &keys);
-    let r = rto_bounds(cx, path, m, default_rto());
-    parse_tcp_rto_options(cx, path, m, r)
-}
-
-fn rto_table<'a>(cx: &mut Cx, path: &str, v: &'a Value) -> Option<&'a Map<String, Value>> {
-    table(
-        cx,
-        path,
-        v,
-        "RTO parameters such as { min = \"200ms\", max = \"60s\" }",
-    )
-}
-
-/// An ARC or SCTP `rto` table: the bounds only.
-pub(crate) fn parse_rto(cx: &mut Cx, path: &str, v: &Value, defaults: RtoSpec) -> RtoSpec {
-    let Some(m) = rto_table(cx, path, v) else {
-        return defaults;
-    };
-    check_keys(cx, path, m, RTO_KEYS);
-    rto_bounds(cx, path, m, defaults)
-}
-
-/// `min`, `max`, `initial` and `granularity` of an `rto` table over `defaults`.
-fn rto_bounds(cx: &mut Cx, path: &str, m: &Map<String, Value>, defaults: RtoSpec) -> RtoSpec {
-    let mut r = defaults;
-    if let Some(d) = m
-        .get("min")
-        .and_then(|v| duration(cx, &join(path, "min"), v))
-    {
-        r.min = d;
-    }
-    let max_ok = m
-        .get("max")
-        .map(|v| positive_duration(cx, &join(path, "max"), v));
-    if let Some(Some(d)) = max_ok {
-        r.max = d;
-    }
-    if let Some(d) = m
-        .get("initial")
-        .and_then(|v| positive_duration(cx, &join(path, "initial"), v))
-    {
-        r.initial = d;
-    }
-    if let Some(d) = m
-        .get("granularity")
-        .and_then(|v| duration(cx, &join(path, "granularity"), v))
-    {
-        r.granularity = d;
-    }
-    if r.min > r.max && !matches!(max_ok, Some(None)) {
-        cx.err(
-            path,
-            format!("min ({}) must not exceed max ({})", r.min, r.max),
-        );
-    }
-    r
 }
 
 fn start_zero() -> StartSpec {

@@ -10,32 +10,28 @@
 //!   first RTT sample (Karn's rule; RFC 6298 §2's sample from the handshake).
 //! - After a lost SYN or SYN-ACK the initial window is one segment (RFC 5681 §3.1) and the
 //!   RTO before the first data sample is at least 3 s (RFC 6298 §5.7).
+//! - SYN and SYN-ACK are packet kinds of their own, so the data path never tests for
+//!   them and scripted losses (which count data packets) do not count them.
 //! - ns-2's one-way agents model the same delay differently (`syn_ true`, tcp.cc:699–705 of
 //!   ns-2.35): segment 0 is a header-only packet and the window opens when it is
 //!   acknowledged.
 
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX, FLAG_SYN};
+use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::units::SimTime;
 
-/// Where the sender's handshake stands.
+/// Where the sender's handshake stands (whether a SYN was retransmitted is kept beside it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Handshake {
     /// Established (or not modelled): data may flow.
     Done,
-    /// A SYN is to be sent (`retx`: a previous one timed out).
-    SynDue {
-        /// Whether this SYN is a retransmission.
-        retx: bool,
-    },
+    /// A SYN is to be sent.
+    SynDue,
     /// A SYN is out, waiting for the SYN-ACK.
-    SynSent {
-        /// Whether a SYN was retransmitted (the SYN-ACK then gives no RTT sample).
-        retx: bool,
-    },
+    SynSent,
 }
 
-/// The SYN of connection `conn` (a header-only `Data` packet flagged SYN).
+/// The SYN of connection `conn` (a header-only packet).
 #[allow(clippy::too_many_arguments)]
 pub fn syn(
     flow: FlowId,
@@ -47,21 +43,22 @@ pub fn syn(
     now: SimTime,
     retx: bool,
 ) -> Packet {
-    let mut p = Packet::new(PacketKind::Data, flow, dst, peer, header);
+    let mut p = Packet::new(PacketKind::Syn, flow, dst, peer, header);
     p.conn = conn;
     p.path = path;
     p.ts = now;
-    p.flags = FLAG_SYN | if retx { FLAG_RETX } else { 0 };
+    if retx {
+        p.flags = FLAG_RETX;
+    }
     p
 }
 
-/// The receiver's SYN-ACK to `syn`: an ACK flagged SYN that echoes the SYN's timestamp.
+/// The receiver's SYN-ACK to `syn`, echoing the SYN's timestamp.
 pub fn syn_ack(syn: &Packet, flow: FlowId, dst: NodeId, peer: EndpointId, header: u32) -> Packet {
-    let mut p = Packet::new(PacketKind::Ack, flow, dst, peer, header);
+    let mut p = Packet::new(PacketKind::SynAck, flow, dst, peer, header);
     p.conn = syn.conn;
     p.path = syn.path;
     p.ts = syn.ts;
-    p.flags = FLAG_SYN;
     if syn.flags & FLAG_RETX != 0 {
         p.flags |= FLAG_ECHO_RETX;
     }

@@ -10,9 +10,7 @@
 
 use super::handshake;
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{
-    Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX, FLAG_SYN, MAX_SACK_BLOCKS,
-};
+use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX, MAX_SACK_BLOCKS};
 use crate::units::{Dur, SimTime};
 
 /// TCP receiver state.
@@ -154,27 +152,9 @@ impl TcpReceiver {
             return; // a straggler from a finished connection
         }
         if pkt.conn > self.conn {
-            // An on/off source opened a new connection.
-            self.conn = pkt.conn;
-            self.rcv_nxt = 0;
-            self.ooo.clear();
-            self.nrecent = 0;
-            self.unacked = 0;
-            self.delack_deadline = None;
-            self.echo = None;
-            self.path = pkt.path;
+            self.new_connection(pkt); // an on/off source opened a new connection
         } else if pkt.path != self.path {
             self.off_path_segments += 1;
-        }
-        if pkt.flags & FLAG_SYN != 0 {
-            out.push(handshake::syn_ack(
-                pkt,
-                self.flow,
-                self.dst,
-                self.peer,
-                self.header,
-            ));
-            return;
         }
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
@@ -203,6 +183,38 @@ impl TcpReceiver {
         } else {
             self.send_ack(out); // duplicate: tell the sender where we are
         }
+    }
+
+    /// A SYN (the flow models the handshake): a new connection's resets the state; every
+    /// SYN of the current connection is answered with a SYN-ACK at once.
+    #[cold]
+    #[inline(never)]
+    pub fn on_syn(&mut self, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.conn < self.conn {
+            return;
+        }
+        if pkt.conn > self.conn {
+            self.new_connection(pkt);
+        }
+        out.push(handshake::syn_ack(
+            pkt,
+            self.flow,
+            self.dst,
+            self.peer,
+            self.header,
+        ));
+    }
+
+    /// Forget the previous connection: `pkt` is the first packet of a newer one.
+    fn new_connection(&mut self, pkt: &Packet) {
+        self.conn = pkt.conn;
+        self.rcv_nxt = 0;
+        self.ooo.clear();
+        self.nrecent = 0;
+        self.unacked = 0;
+        self.delack_deadline = None;
+        self.echo = None;
+        self.path = pkt.path;
     }
 
     fn insert_ooo(&mut self, seq: u64) {

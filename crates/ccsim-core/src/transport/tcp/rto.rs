@@ -20,14 +20,9 @@ pub struct Sample {
     pub nxt: u64,
 }
 
-/// The estimator's state: one of the three rules.
+/// The Linux or ns-2 estimator's state (`None`: RFC 6298, kept in `RttEstimator` itself).
 #[derive(Clone, Debug)]
-enum State {
-    /// RFC 6298: SRTT and RTTVAR in nanoseconds (`None` before the first sample).
-    Rfc6298 {
-        srtt: Option<u64>,
-        rttvar: u64,
-    },
+enum Variant {
     Linux(LinuxRtt),
     Ns2(Ns2Rtt),
 }
@@ -36,7 +31,13 @@ enum State {
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
     spec: RtoSpec,
-    state: State,
+    /// The smoothed RTT in nanoseconds (`None` before the first sample); RFC 6298's SRTT,
+    /// or a copy of the variant's.
+    srtt: Option<u64>,
+    /// RFC 6298's RTTVAR.
+    rttvar: u64,
+    /// The Linux or ns-2 rule, if one is chosen.
+    variant: Option<Variant>,
     /// RTO before the first sample: `spec.initial`, or RFC 6298 §5.7's 3 s after a SYN
     /// timed out.
     initial: Dur,
@@ -48,14 +49,11 @@ pub struct RttEstimator {
     samples: u64,
 }
 
-fn fresh_state(e: RtoEstimator) -> State {
+fn variant(e: RtoEstimator) -> Option<Variant> {
     match e {
-        RtoEstimator::Rfc6298 => State::Rfc6298 {
-            srtt: None,
-            rttvar: 0,
-        },
-        RtoEstimator::Linux => State::Linux(LinuxRtt::default()),
-        RtoEstimator::Ns2 => State::Ns2(Ns2Rtt::default()),
+        RtoEstimator::Rfc6298 => None,
+        RtoEstimator::Linux => Some(Variant::Linux(LinuxRtt::default())),
+        RtoEstimator::Ns2 => Some(Variant::Ns2(Ns2Rtt::default())),
     }
 }
 
@@ -64,7 +62,9 @@ impl RttEstimator {
     pub fn new(spec: RtoSpec) -> RttEstimator {
         RttEstimator {
             spec,
-            state: fresh_state(spec.estimator),
+            srtt: None,
+            rttvar: 0,
+            variant: variant(spec.estimator),
             initial: spec.initial,
             backoff: 0,
             min_rtt: u64::MAX,
@@ -74,40 +74,56 @@ impl RttEstimator {
         }
     }
 
-    /// Take one RTT measurement R (the RFC 6298 rule; transports without sequence state).
+    /// Take one RTT measurement R. With the Linux rule use `sample_tcp`, which also knows
+    /// the sequence state.
+    #[inline]
     pub fn sample(&mut self, r: Dur) {
-        self.sample_tcp(Sample {
-            rtt: r,
-            now: SimTime::ZERO,
-            una: 0,
-            nxt: 0,
-        });
-    }
-
-    /// Take one RTT measurement with the sender's sequence state.
-    pub fn sample_tcp(&mut self, s: Sample) {
-        let r = s.rtt.0;
-        match &mut self.state {
+        if self.variant.is_some() {
+            return self.sample_tcp(Sample {
+                rtt: r,
+                now: SimTime(r.0),
+                una: 0,
+                nxt: 0,
+            });
+        }
+        let r = r.0;
+        match self.srtt {
             // RFC 6298 §2.2: SRTT = R, RTTVAR = R/2.
-            State::Rfc6298 {
-                srtt: srtt @ None,
-                rttvar,
-            } => {
-                *srtt = Some(r);
-                *rttvar = r / 2;
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = r / 2;
             }
             // §2.3: RTTVAR = 3/4·RTTVAR + 1/4·|SRTT − R|; SRTT = 7/8·SRTT + 1/8·R.
-            State::Rfc6298 {
-                srtt: Some(srtt),
-                rttvar,
-            } => {
-                let diff = srtt.abs_diff(r);
-                *rttvar = (3 * *rttvar + diff) / 4;
-                *srtt = (7 * *srtt + r) / 8;
+            Some(s) => {
+                let diff = s.abs_diff(r);
+                self.rttvar = (3 * self.rttvar + diff) / 4;
+                self.srtt = Some((7 * s + r) / 8);
             }
-            State::Linux(l) => l.sample(r, s.una, s.nxt, self.spec.min.0),
-            State::Ns2(n) => {
-                let tick = self.spec.granularity.0;
+        }
+        self.count(r);
+    }
+
+    #[inline]
+    fn count(&mut self, r: u64) {
+        self.min_rtt = self.min_rtt.min(r);
+        self.max_rtt = self.max_rtt.max(r);
+        self.sum_rtt += r as f64;
+        self.samples += 1;
+    }
+
+    /// Take one RTT measurement with the sender's sequence state (the Linux and ns-2 rules
+    /// use it; RFC 6298's does not).
+    #[inline(never)]
+    pub fn sample_tcp(&mut self, s: Sample) {
+        let r = s.rtt.0;
+        let tick = self.spec.granularity.0;
+        match &mut self.variant {
+            None => return self.sample(s.rtt),
+            Some(Variant::Linux(l)) => {
+                l.sample(r, s.una, s.nxt, self.spec.min.0);
+                self.srtt = Some(l.srtt());
+            }
+            Some(Variant::Ns2(n)) => {
                 // ns-2 `rtt_update` (tcp.cc:568–576): timestamps round to the nearest tick;
                 // a timed segment counts the ticks its clock crossed (boot_time_ = 0).
                 let ticks = match self.spec.samples {
@@ -117,17 +133,17 @@ impl RttEstimator {
                     }
                 };
                 n.sample(ticks, tick);
+                self.srtt = Some(n.srtt(tick));
             }
         }
-        self.min_rtt = self.min_rtt.min(r);
-        self.max_rtt = self.max_rtt.max(r);
-        self.sum_rtt += r as f64;
-        self.samples += 1;
+        self.count(r);
     }
 
     /// Forget the estimate for a new connection (statistics and min RTT are kept).
     pub fn restart(&mut self) {
-        self.state = fresh_state(self.spec.estimator);
+        self.srtt = None;
+        self.rttvar = 0;
+        self.variant = variant(self.spec.estimator);
         self.initial = self.spec.initial;
         self.backoff = 0;
     }
@@ -151,51 +167,61 @@ impl RttEstimator {
         }
         // ns-2 `rtt_backoff` (tcp.cc:618–626): past a multiplier of 8, forget SRTT so the
         // next sample starts the estimate afresh.
-        if let State::Ns2(n) = &mut self.state {
+        if let Some(Variant::Ns2(n)) = &mut self.variant {
             if self.backoff > 3 {
                 n.forget_srtt();
+                self.srtt = None;
             }
         }
     }
 
     /// The current RTO, backoff included, bounded by [min, max] (§2.4, §2.5).
+    #[inline]
     pub fn rto(&self) -> Dur {
+        if self.variant.is_some() {
+            return self.rto_variant();
+        }
+        let base = match self.srtt {
+            None => self.initial.0,
+            // §2.3: RTO = SRTT + max(G, K·RTTVAR) with K = 4.
+            Some(s) => s + self.spec.granularity.0.max(4 * self.rttvar),
+        };
+        let base = base.clamp(self.spec.min.0, self.spec.max.0);
+        Dur(base
+            .saturating_mul(1u64 << self.backoff.min(40))
+            .min(self.spec.max.0))
+    }
+
+    /// The Linux and ns-2 timeouts (out of line).
+    #[inline(never)]
+    fn rto_variant(&self) -> Dur {
         let (min, max) = (self.spec.min.0, self.spec.max.0);
         let mult = 1u64 << self.backoff.min(40);
-        let rto = match &self.state {
-            State::Rfc6298 { srtt, rttvar } => {
-                let base = match srtt {
-                    None => self.initial.0,
-                    // §2.3: RTO = SRTT + max(G, K·RTTVAR) with K = 4.
-                    Some(s) => s + self.spec.granularity.0.max(4 * rttvar),
+        match &self.variant {
+            // Linux: the variance term already holds rto_min (tcp_input.c:943, 935), so
+            // there is no lower clamp; the RTO rounds up to a jiffy (usecs_to_jiffies in
+            // __tcp_set_rto).
+            Some(Variant::Linux(l)) => {
+                let base = match l.base_rto() {
+                    None => self.initial.0.min(max),
+                    Some(b) => round_up(b, self.spec.granularity.0).min(max),
                 };
-                base.clamp(min, max).saturating_mul(mult)
+                Dur(base.saturating_mul(mult).min(max))
             }
-            // Linux: the variance term already holds rto_min (tcp_input.c:943, 935), so there is no
-            // lower clamp; the RTO rounds up to a jiffy (usecs_to_jiffies in __tcp_set_rto).
-            State::Linux(l) => match l.base_rto() {
-                None => self.initial.0.min(max),
-                Some(b) => round_up(b, self.spec.granularity.0).min(max),
-            }
-            .saturating_mul(mult),
             // ns-2 `rtt_timeout` with rfc2988_ true (tcp.cc:529–561): clamp to minrto_ before
             // the backoff, cap at maxrto_, never below two ticks.
-            State::Ns2(n) => {
+            Some(Variant::Ns2(n)) => {
                 let base = n.rtxcur().unwrap_or(self.initial.0).max(min);
                 let t = base.saturating_mul(mult).min(max);
-                return Dur(t.max(2 * self.spec.granularity.0));
+                Dur(t.max(2 * self.spec.granularity.0))
             }
-        };
-        Dur(rto.min(max))
+            None => unreachable!("the RFC rule is handled inline"),
+        }
     }
 
     /// Smoothed RTT, zero before the first sample.
     pub fn srtt(&self) -> Dur {
-        Dur(match &self.state {
-            State::Rfc6298 { srtt, .. } => srtt.unwrap_or(0),
-            State::Linux(l) => l.srtt(),
-            State::Ns2(n) => n.srtt(self.spec.granularity.0),
-        })
+        Dur(self.srtt.unwrap_or(0))
     }
 
     /// Smallest sample, zero before the first.

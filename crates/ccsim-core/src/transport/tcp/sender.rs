@@ -27,7 +27,7 @@ use crate::cc::{
     AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX, FLAG_SYN};
+use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::scenario::{RecoverySpec, RttSamples, TcpSpec};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
@@ -109,8 +109,10 @@ pub struct TcpSender {
     path: u8,
     /// The current connection's counters, for the selector.
     conn_outcome: FlowOutcome,
-    /// The handshake (`Done` when the flow does not model it).
+    /// The handshake (`Done` when the flow does not model it), and whether a SYN of this
+    /// connection was retransmitted.
     syn: Handshake,
+    syn_retx: bool,
     /// ns-2's timed segment (`rto.samples = "one_per_rtt"`).
     timed: TimedSegment,
     /// PRR's counters for the current recovery (`recovery = "prr"`), and the segments it
@@ -163,6 +165,7 @@ impl TcpSender {
             path: 0,
             conn_outcome: FlowOutcome::default(),
             syn: Handshake::Done,
+            syn_retx: false,
             timed: TimedSegment::default(),
             prr: Prr::default(),
             prr_quota: 0,
@@ -280,10 +283,11 @@ impl TcpSender {
         self.stats.first_open.get_or_insert(now);
         self.open = true;
         self.syn = if self.cfg.handshake {
-            Handshake::SynDue { retx: false }
+            Handshake::SynDue
         } else {
             Handshake::Done
         };
+        self.syn_retx = false;
         self.timed = TimedSegment::default();
         self.prr_quota = 0;
         self.lt_sent = 0;
@@ -384,8 +388,8 @@ impl TcpSender {
             self.conn_outcome.retransmissions += 1;
         } else {
             self.sb.push_sent();
-            if self.cfg.rto.samples == RttSamples::OnePerRtt {
-                self.timed.on_new_segment(seq, now);
+            if self.cfg.rto.samples != RttSamples::EveryAck {
+                self.time_segment(seq, now);
             }
         }
         self.stats.data_sent += 1;
@@ -430,17 +434,28 @@ impl TcpSender {
         let win = self.window_segments();
         let pacing = self.cc.pacing_rate();
         if self.sack_mode() {
-            if self.prr_governs() {
-                self.send_prr(now, pacing, out);
-                return;
-            }
             // RFC 6675 §5 step (C): during loss recovery, while cwnd − pipe ≥ 1 SMSS, send
             // NextSeg(). Outside recovery the window limits FlightSize (RFC 5681), so
             // SACKed segments do not release new data before recovery starts.
             loop {
-                let (in_flight, limited) = self.sack_in_flight(win);
+                let in_flight = match (self.phase, self.cfg.recovery) {
+                    (Phase::Open, _) => self.sb.outstanding(),
+                    // PRR's rule replaces the window during its recovery (RFC 6937).
+                    (Phase::Recovery { .. }, RecoverySpec::Prr) => {
+                        return self.send_prr(now, pacing, out);
+                    }
+                    // FACK: awnd = snd.nxt − snd.fack + retransmitted data in flight.
+                    (_, RecoverySpec::Fack) => self.sb.awnd(),
+                    _ => self.sb.pipe(),
+                };
+                let mut limited = false;
                 if in_flight >= win {
-                    break;
+                    // Limited transmit with SACK: in Open, on the first duplicate ACKs, the
+                    // pipe governs instead of FlightSize (RFC 6675 §5 step 1).
+                    if self.lt_allowance() == 0 || self.sb.pipe() >= win {
+                        break;
+                    }
+                    limited = true;
                 }
                 if self.paced_out(now, pacing) {
                     break;
@@ -482,26 +497,6 @@ impl TcpSender {
         }
     }
 
-    /// With SACK outside PRR's recovery: what the window limits, and whether limited
-    /// transmit is what lets a new segment out. In `Open` it is FlightSize (RFC 5681),
-    /// or the pipe while limited transmit applies (RFC 6675 §5 step 1); in recovery and
-    /// after a timeout, the pipe (FACK: awnd = snd.nxt − snd.fack + retransmissions).
-    #[inline]
-    fn sack_in_flight(&self, win: u64) -> (u64, bool) {
-        match (self.phase, self.cfg.recovery) {
-            (Phase::Open, _) => {
-                let o = self.sb.outstanding();
-                if o >= win && self.lt_allowance() > 0 {
-                    (self.sb.pipe(), true)
-                } else {
-                    (o, false)
-                }
-            }
-            (_, RecoverySpec::Fack) => (self.sb.awnd(), false),
-            _ => (self.sb.pipe(), false),
-        }
-    }
-
     fn max_window_segs(&self) -> u64 {
         self.cfg.max_window.map_or(u64::MAX / 2, |m| m as u64)
     }
@@ -511,27 +506,21 @@ impl TcpSender {
         if pkt.conn != self.conn || !self.open {
             return; // an ACK for a connection that is over
         }
-        if self.syn != Handshake::Done || pkt.flags & FLAG_SYN != 0 {
-            self.on_handshake_ack(now, pkt, out);
-            return;
-        }
         let ack = pkt.seq.min(self.sb.end());
-        let rtt = match self.cfg.rto.samples {
-            // Karn's rule: no sample from an ACK echoing a retransmitted segment.
-            RttSamples::EveryAck if pkt.flags & FLAG_ECHO_RETX == 0 => {
-                let r = now.since(pkt.ts);
-                self.take_sample(now, r, ack);
-                Some(r)
-            }
-            RttSamples::EveryAck => None,
+        let rtt = if self.cfg.rto.samples != RttSamples::EveryAck {
             // The estimator takes the timed segment only; the controller still sees every
             // ACK's echo (Karn's rule applied), as ns-2's Vegas (`v_sendtime_`,
             // tcp-vegas.cc) and FAST (`sendtime_`, tcp-fast.cc `recv`) time each packet
             // themselves whatever `timestamps_` is.
-            RttSamples::OnePerRtt => {
-                self.sample_timed(now, ack);
-                (pkt.flags & FLAG_ECHO_RETX == 0).then(|| self.note_echo_sample(now.since(pkt.ts)))
-            }
+            self.sample_timed(now, ack);
+            (pkt.flags & FLAG_ECHO_RETX == 0).then(|| self.note_echo_sample(now.since(pkt.ts)))
+        } else if pkt.flags & FLAG_ECHO_RETX == 0 {
+            // Karn's rule: no sample from an ACK echoing a retransmitted segment.
+            let r = now.since(pkt.ts);
+            self.take_sample(now, r, ack);
+            Some(r)
+        } else {
+            None
         };
         let mut newly_sacked = 0;
         if self.sack_mode() {
@@ -581,7 +570,7 @@ impl TcpSender {
             {
                 self.enter_recovery(now, out);
             }
-            if self.prr_governs() {
+            if self.cfg.recovery == RecoverySpec::Prr && self.in_recovery() {
                 self.prr_on_ack(fresh + newly_sacked);
             }
         }

@@ -5,8 +5,8 @@
 
 use super::{Phase, TcpSender};
 use crate::cc::{AnyCc, CcContext, CongestionControl, CongestionKind};
-use crate::packet::{Packet, FLAG_ECHO_RETX, FLAG_SYN};
-use crate::scenario::{LossFlight, RecoverySpec};
+use crate::packet::{Packet, FLAG_ECHO_RETX};
+use crate::scenario::{LossFlight, RecoverySpec, RtoEstimator};
 use crate::transport::tcp::handshake::{self, Handshake};
 use crate::transport::tcp::rto::Sample;
 use crate::units::{Bytes, Dur, Rate, SimTime};
@@ -14,13 +14,18 @@ use crate::units::{Bytes, Dur, Rate, SimTime};
 impl TcpSender {
     /// Feed one valid RTT sample `r` (the ACK covers everything below `ack`) to the
     /// estimator and the per-round and per-connection minima.
+    #[inline(always)]
     pub(super) fn take_sample(&mut self, now: SimTime, r: Dur, ack: u64) {
-        self.rtt.sample_tcp(Sample {
-            rtt: r,
-            now,
-            una: ack.max(self.una),
-            nxt: self.sb.end(),
-        });
+        if self.cfg.rto.estimator == RtoEstimator::Rfc6298 {
+            self.rtt.sample(r);
+        } else {
+            self.rtt.sample_tcp(Sample {
+                rtt: r,
+                now,
+                una: ack.max(self.una),
+                nxt: self.sb.end(),
+            });
+        }
         self.rtt.reset_backoff();
         self.note_echo_sample(r);
     }
@@ -37,6 +42,8 @@ impl TcpSender {
     /// ns-2 without timestamps: a sample only when a new ACK covers the timed segment
     /// (`timed_segment.rs`). A NewReno partial ACK ends the timing and the backoff but gives
     /// no sample (tcp-newreno.cc:84–87).
+    #[cold]
+    #[inline(never)]
     pub(super) fn sample_timed(&mut self, now: SimTime, ack: u64) -> Option<Dur> {
         if ack <= self.una {
             return None;
@@ -51,6 +58,13 @@ impl TcpSender {
         let r = now.since(sent);
         self.take_sample(now, r, ack);
         Some(r)
+    }
+
+    /// A new segment left: time it if none is being timed (`timed_segment.rs`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn time_segment(&mut self, seq: u64, now: SimTime) {
+        self.timed.on_new_segment(seq, now);
     }
 
     /// Limited transmit (RFC 3042 §2): while the first DupThresh − 1 duplicate ACKs arrive
@@ -88,12 +102,6 @@ impl TcpSender {
         })
     }
 
-    /// Whether PRR's sending rule is in force (fast recovery with `recovery = "prr"`).
-    #[inline]
-    pub(super) fn prr_governs(&self) -> bool {
-        self.cfg.recovery == RecoverySpec::Prr && matches!(self.phase, Phase::Recovery { .. })
-    }
-
     /// RFC 6937: an ACK in recovery delivered `delivered` segments; how many may go now.
     pub(super) fn prr_on_ack(&mut self, delivered: u64) {
         let ssthresh = self.cc.ssthresh().0 / self.mss();
@@ -101,6 +109,7 @@ impl TcpSender {
     }
 
     /// Send what PRR allows: lost segments first, then new data (RFC 6675 NextSeg).
+    #[inline(never)]
     pub(super) fn send_prr(&mut self, now: SimTime, pacing: Option<Rate>, out: &mut Vec<Packet>) {
         while self.prr_quota > 0 {
             if self.paced_out(now, pacing) {
@@ -124,8 +133,10 @@ impl TcpSender {
     }
 
     /// Send the SYN if one is due, and time it.
+    #[cold]
+    #[inline(never)]
     pub(super) fn send_syn(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        if let Handshake::SynDue { retx } = self.syn {
+        if self.syn == Handshake::SynDue {
             out.push(handshake::syn(
                 self.flow,
                 self.dst,
@@ -134,9 +145,9 @@ impl TcpSender {
                 self.conn,
                 self.path,
                 now,
-                retx,
+                self.syn_retx,
             ));
-            self.syn = Handshake::SynSent { retx };
+            self.syn = Handshake::SynSent;
             if self.rto_deadline.is_none() {
                 self.rto_deadline = Some(self.rtt.deadline(now));
             }
@@ -146,19 +157,20 @@ impl TcpSender {
     /// The SYN timed out: back off and send it again (RFC 6298 §5.5–5.6).
     pub(super) fn on_syn_timeout(&mut self) {
         self.rtt.back_off();
-        self.syn = Handshake::SynDue { retx: true };
+        self.syn = Handshake::SynDue;
+        self.syn_retx = true;
         self.rto_deadline = None;
     }
 
-    /// An ACK while the handshake is open, or a SYN-ACK after it: the SYN-ACK of the
-    /// current SYN establishes the connection; anything else is ignored.
-    pub(super) fn on_handshake_ack(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
-        let Handshake::SynSent { retx } = self.syn else {
-            return; // a duplicate SYN-ACK
-        };
-        if pkt.flags & FLAG_SYN == 0 {
+    /// A SYN-ACK: the first for the current connection's SYN establishes it; any other (a
+    /// duplicate, or one for an older connection) is ignored.
+    #[cold]
+    #[inline(never)]
+    pub fn on_syn_ack(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.conn != self.conn || !self.open || self.syn != Handshake::SynSent {
             return;
         }
+        let retx = self.syn_retx;
         self.syn = Handshake::Done;
         self.rto_deadline = None;
         let sampled = pkt.flags & FLAG_ECHO_RETX == 0;

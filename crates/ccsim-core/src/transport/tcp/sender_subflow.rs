@@ -4,6 +4,7 @@
 use super::{Phase, TcpSender};
 use crate::cc::CongestionControl;
 use crate::packet::Packet;
+use crate::scenario::RecoverySpec;
 use crate::transport::tcp::handshake::Handshake;
 use crate::units::SimTime;
 
@@ -36,10 +37,14 @@ impl TcpSender {
         }
         let win = self.window_segments();
         if self.sack_mode() {
-            let room = if self.prr_governs() {
-                self.prr_quota > 0
-            } else {
-                self.sack_in_flight(win).0 < win
+            // The limits of `try_send`'s SACK loop.
+            let room = match (self.phase, self.cfg.recovery) {
+                (Phase::Open, _) => {
+                    self.sb.outstanding() < win || (self.lt_allowance() > 0 && self.sb.pipe() < win)
+                }
+                (Phase::Recovery { .. }, RecoverySpec::Prr) => self.prr_quota > 0,
+                (_, RecoverySpec::Fack) => self.sb.awnd() < win,
+                _ => self.sb.pipe() < win,
             };
             if !room || self.sb.end() >= self.una + self.max_window_segs() {
                 return false;

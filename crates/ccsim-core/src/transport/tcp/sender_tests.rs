@@ -5,7 +5,7 @@ use super::TcpSender;
 use crate::apps::SenderApp;
 use crate::cc::CongestionControl;
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX, FLAG_SYN};
+use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::rng::SimRng;
 use crate::scenario::*;
 use crate::units::{Bytes, Dur, SimTime};
@@ -73,6 +73,23 @@ fn ack(seq: u64, sacks: &[(u64, u64)], echo: SimTime) -> Packet {
 fn feed(s: &mut TcpSender, now: SimTime, a: &Packet) -> Vec<u64> {
     let mut out = Vec::new();
     s.on_ack(now, a, &mut out);
+    out.iter().map(|p| p.seq).collect()
+}
+
+/// The receiver's SYN-ACK echoing a SYN sent at `echo` (`retx`: a retransmitted SYN).
+fn syn_ack(echo: SimTime, retx: bool) -> Packet {
+    let mut p = Packet::new(PacketKind::SynAck, FlowId(0), NodeId(0), EndpointId(0), 40);
+    p.conn = 1;
+    p.ts = echo;
+    if retx {
+        p.flags = FLAG_ECHO_RETX;
+    }
+    p
+}
+
+fn syn_ack_feed(s: &mut TcpSender, now: SimTime, a: &Packet) -> Vec<u64> {
+    let mut out = Vec::new();
+    s.on_syn_ack(now, a, &mut out);
     out.iter().map(|p| p.seq).collect()
 }
 
@@ -296,14 +313,13 @@ fn the_handshake_delays_data_by_one_round_trip_and_gives_the_first_sample() {
         ..spec(RecoverySpec::NewReno, 3)
     });
     assert_eq!(out.len(), 1);
-    assert!(out[0].flags & FLAG_SYN != 0 && out[0].size == 40);
+    assert!(out[0].kind == PacketKind::Syn && out[0].size == 40);
     assert_eq!(s.stats.data_sent, 0);
-    let mut synack = ack(0, &[], SimTime::ZERO);
-    synack.flags = FLAG_SYN;
-    assert_eq!(feed(&mut s, ms(100), &synack), vec![0, 1, 2]);
+    let synack = syn_ack(SimTime::ZERO, false);
+    assert_eq!(syn_ack_feed(&mut s, ms(100), &synack), vec![0, 1, 2]);
     assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
-    // A duplicate SYN-ACK is not a duplicate ACK.
-    assert!(feed(&mut s, ms(101), &synack).is_empty());
+    // A duplicate SYN-ACK changes nothing.
+    assert!(syn_ack_feed(&mut s, ms(101), &synack).is_empty());
     assert_eq!(s.stats.fast_recoveries, 0);
 }
 
@@ -318,13 +334,12 @@ fn a_lost_syn_is_resent_and_data_starts_with_one_segment() {
     let mut out = Vec::new();
     s.on_timer(ms(1000), &mut out);
     assert_eq!(out.len(), 1);
-    assert_eq!(out[0].flags, FLAG_SYN | FLAG_RETX);
+    assert_eq!((out[0].kind, out[0].flags), (PacketKind::Syn, FLAG_RETX));
     assert_eq!(s.stats.timeouts, 1);
     assert_eq!(s.next_wakeup(), ms(3000), "RTO doubled: 1 s + 2 s");
-    let mut synack = ack(0, &[], ms(1000));
-    synack.flags = FLAG_SYN | FLAG_ECHO_RETX;
+    let synack = syn_ack(ms(1000), true);
     // RFC 5681 §3.1: one segment; RFC 6298 §5.7: no sample, so the RTO is 3 s.
-    assert_eq!(feed(&mut s, ms(1100), &synack), vec![0]);
+    assert_eq!(syn_ack_feed(&mut s, ms(1100), &synack), vec![0]);
     assert_eq!(s.rtt().rto(), Dur::from_secs(3));
     assert_eq!(s.next_wakeup(), ms(4100));
 }
