@@ -100,7 +100,8 @@ pub struct DaimdSpec {
     /// W0: the delay backoff is allowed only while cwnd > W0 packets. Default 4.
     pub w0: f64,
     /// T: how long the delay condition must hold before a backoff; `None` = one smoothed
-    /// RTT of the subflow (default). After a delay backoff no other is taken for T.
+    /// RTT of the subflow (default). After a delay backoff the detector is quiet for T, and
+    /// only then may the hold start again.
     pub hold: Option<Dur>,
     /// Multiplicative decrease on delay congestion (paper: 0.7).
     pub delay_beta: f64,
