@@ -107,6 +107,34 @@ pub struct DaimdSpec {
     pub delay_beta: f64,
     /// ACK counting in congestion avoidance (the LIA increase).
     pub counting: AckCounting,
+    /// How long the detector is quiet after a delay backoff, before the hold may start
+    /// again. Default T (`Hold`).
+    pub quiet: DaimdQuiet,
+    /// The "packet delay" D compared with D0. Default: the ACK's RTT sample − the
+    /// subflow's smallest RTT.
+    pub signal: DaimdSignal,
+}
+
+/// DAIMD's quiet time after a delay backoff (not in the paper; docs/controllers/daimd.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DaimdQuiet {
+    /// As long as the hold time T (default).
+    #[default]
+    Hold,
+    /// One smoothed RTT of the subflow.
+    Srtt,
+    /// A fixed time (zero: the hold may start again at the next ACK).
+    Fixed(Dur),
+}
+
+/// What DAIMD takes as the "packet delay" D (not defined by the paper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DaimdSignal {
+    /// The ACK's RTT sample − the subflow's smallest RTT sample (default).
+    #[default]
+    Sample,
+    /// The smoothed RTT − the subflow's smallest RTT sample.
+    Srtt,
 }
 
 impl Default for DaimdSpec {
@@ -118,6 +146,8 @@ impl Default for DaimdSpec {
             hold: None,
             delay_beta: 0.7,
             counting: AckCounting::Bytes,
+            quiet: DaimdQuiet::Hold,
+            signal: DaimdSignal::Sample,
         }
     }
 }

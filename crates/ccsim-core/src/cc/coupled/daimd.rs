@@ -7,14 +7,15 @@
 //!
 //! The paper does not say what D is nor give D0, W0 or T. Defaults (ALGORITHMS.md §3.3.2,
 //! docs/controllers/daimd.md): D = RTT sample − smallest RTT of the subflow (its queueing
-//! delay), D0 = 20 ms, W0 = 4 packets, T = one smoothed RTT; after a delay backoff the
-//! detector is quiet for T and only then may the hold start again (one reaction per queue
-//! build-up: a standing queue is cut every 2·T at most). Detection runs only in
+//! delay; `signal = "srtt"` takes the smoothed RTT instead), D0 = 20 ms, W0 = 4 packets,
+//! T = one smoothed RTT; after a delay backoff the detector is quiet for T (`quiet`) and only
+//! then may the hold start again (one reaction per queue build-up: a standing queue is cut
+//! every 2·T at most). Detection runs only in
 //! congestion avoidance outside loss recovery; the backoff sets ssthresh to the new window
 //! and retransmits nothing (as Linux's CWR state, which CDG uses for its delay backoffs).
 
 use crate::cc::AckEvent;
-use crate::scenario::DaimdSpec;
+use crate::scenario::{DaimdQuiet, DaimdSignal, DaimdSpec};
 use crate::units::{Dur, SimTime};
 
 /// DAIMD detector state of one subflow.
@@ -44,7 +45,10 @@ impl Daimd {
             self.since = None;
             return None;
         }
-        let d = rtt - ev.min_rtt; // saturating
+        let d = match self.p.signal {
+            DaimdSignal::Sample => rtt,
+            DaimdSignal::Srtt => ev.srtt,
+        } - ev.min_rtt; // saturating
         let d0 = match self.p.d0_rtt {
             Some(f) => Dur::from_secs_f64(ev.min_rtt.secs() * f),
             None => self.p.d0,
@@ -60,7 +64,12 @@ impl Daimd {
         let hold = self.p.hold.unwrap_or(ev.srtt);
         if ev.now.since(since) >= hold {
             self.since = None;
-            self.quiet_until = ev.now + hold;
+            self.quiet_until = ev.now
+                + match self.p.quiet {
+                    DaimdQuiet::Hold => hold,
+                    DaimdQuiet::Srtt => ev.srtt,
+                    DaimdQuiet::Fixed(q) => q,
+                };
             return Some((cwnd * self.p.delay_beta).max(2.0 * mss));
         }
         None
@@ -143,6 +152,64 @@ mod tests {
         // D ≥ D0 throughout: quiet for T after each cut, then the hold of T.
         let cuts = cuts_over_build_ups(1, 1000);
         assert_eq!(cuts, vec![1100, 1300, 1500, 1700, 1900], "{cuts:?}");
+    }
+
+    #[test]
+    fn a_zero_quiet_time_lets_the_old_queue_cut_again() {
+        // The behaviour the default quiet time prevents, kept as a declared alternative:
+        // with no quiet time the hold restarts at once and the queue still seen after the
+        // cut gives a second cut one T later.
+        let p = DaimdSpec {
+            quiet: DaimdQuiet::Fixed(Dur::ZERO),
+            ..DaimdSpec::default()
+        };
+        let mut d = Daimd::new(p);
+        let mut cuts = Vec::new();
+        for at in (1000..1250).step_by(10) {
+            if d.on_ack(&ack(at, 130), 50_000.0, 10_000.0, MSS).is_some() {
+                cuts.push(at);
+            }
+        }
+        assert_eq!(cuts, vec![1100, 1210]);
+        // Quiet for one smoothed RTT (here 200 ms, T fixed at 100 ms): cuts 300 ms apart.
+        let p = DaimdSpec {
+            quiet: DaimdQuiet::Srtt,
+            hold: Some(Dur::from_millis(100)),
+            ..DaimdSpec::default()
+        };
+        let mut d = Daimd::new(p);
+        let mut cuts = Vec::new();
+        for at in (1000..1800).step_by(10) {
+            let mut ev = ack(at, 130);
+            ev.srtt = Dur::from_millis(200);
+            if d.on_ack(&ev, 50_000.0, 10_000.0, MSS).is_some() {
+                cuts.push(at);
+            }
+        }
+        assert_eq!(cuts, vec![1100, 1400, 1700]);
+    }
+
+    #[test]
+    fn the_smoothed_rtt_signal_ignores_a_single_late_sample() {
+        // srtt 105 ms over a 100 ms minimum: D = 5 ms < D0 whatever the sample says.
+        let p = DaimdSpec {
+            signal: DaimdSignal::Srtt,
+            ..DaimdSpec::default()
+        };
+        let mut d = Daimd::new(p);
+        for at in (1000..1500).step_by(10) {
+            let mut ev = ack(at, 200);
+            ev.srtt = Dur::from_millis(105);
+            assert_eq!(d.on_ack(&ev, 50_000.0, 10_000.0, MSS), None);
+        }
+        // srtt 125 ms: D = 25 ms ≥ D0, held for T = srtt.
+        let mut cut = None;
+        for at in (2000..2200).step_by(10) {
+            let mut ev = ack(at, 100);
+            ev.srtt = Dur::from_millis(125);
+            cut = cut.or(d.on_ack(&ev, 50_000.0, 10_000.0, MSS).map(|_| at));
+        }
+        assert_eq!(cut, Some(2130));
     }
 
     #[test]
