@@ -100,12 +100,41 @@ pub struct DaimdSpec {
     /// W0: the delay backoff is allowed only while cwnd > W0 packets. Default 4.
     pub w0: f64,
     /// T: how long the delay condition must hold before a backoff; `None` = one smoothed
-    /// RTT of the subflow (default). After a delay backoff no other is taken for T.
+    /// RTT of the subflow (default). After a delay backoff the detector is quiet for T, and
+    /// only then may the hold start again.
     pub hold: Option<Dur>,
     /// Multiplicative decrease on delay congestion (paper: 0.7).
     pub delay_beta: f64,
     /// ACK counting in congestion avoidance (the LIA increase).
     pub counting: AckCounting,
+    /// How long the detector is quiet after a delay backoff, before the hold may start
+    /// again. Default T (`Hold`).
+    pub quiet: DaimdQuiet,
+    /// The "packet delay" D compared with D0. Default: the ACK's RTT sample − the
+    /// subflow's smallest RTT.
+    pub signal: DaimdSignal,
+}
+
+/// DAIMD's quiet time after a delay backoff (not in the paper; docs/controllers/daimd.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DaimdQuiet {
+    /// As long as the hold time T (default).
+    #[default]
+    Hold,
+    /// One smoothed RTT of the subflow.
+    Srtt,
+    /// A fixed time (zero: the hold may start again at the next ACK).
+    Fixed(Dur),
+}
+
+/// What DAIMD takes as the "packet delay" D (not defined by the paper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DaimdSignal {
+    /// The ACK's RTT sample − the subflow's smallest RTT sample (default).
+    #[default]
+    Sample,
+    /// The smoothed RTT − the subflow's smallest RTT sample.
+    Srtt,
 }
 
 impl Default for DaimdSpec {
@@ -117,6 +146,8 @@ impl Default for DaimdSpec {
             hold: None,
             delay_beta: 0.7,
             counting: AckCounting::Bytes,
+            quiet: DaimdQuiet::Hold,
+            signal: DaimdSignal::Sample,
         }
     }
 }

@@ -175,6 +175,8 @@ fn parse_coupled(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> CoupledSpec
                     "hold",
                     "delay_beta",
                     "counting",
+                    "quiet",
+                    "signal",
                 ],
             );
             let d = DaimdSpec::default();
@@ -204,6 +206,22 @@ fn parse_coupled(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> CoupledSpec
                     None => d.w0,
                 },
             };
+            let quiet = match t.get("quiet") {
+                None => d.quiet,
+                Some(Value::String(s)) if s == "hold" => DaimdQuiet::Hold,
+                Some(Value::String(s)) if s == "srtt" => DaimdQuiet::Srtt,
+                Some(v) => match duration(cx, &join(&p, "quiet"), v) {
+                    Some(q) => DaimdQuiet::Fixed(q),
+                    None => d.quiet,
+                },
+            };
+            let signal = match t.get("signal").map(|v| {
+                let sp = join(&p, "signal");
+                choice(cx, &sp, v, "DAIMD delay signal", &["sample", "srtt"])
+            }) {
+                Some(Some(1)) => DaimdSignal::Srtt,
+                _ => DaimdSignal::Sample,
+            };
             CoupledSpec::Daimd(DaimdSpec {
                 d0: t
                     .get("d0")
@@ -214,6 +232,8 @@ fn parse_coupled(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> CoupledSpec
                 hold,
                 delay_beta,
                 counting: counting(cx, &p, t),
+                quiet,
+                signal,
             })
         }
         Some(i) => {
