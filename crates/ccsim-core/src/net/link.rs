@@ -29,7 +29,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::packet::Packet;
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
-use crate::scenario::{LinkModel, LossSpec};
+use super::link_config::{LinkModel, LossSpec};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Per-link counters.

@@ -24,7 +24,7 @@ use super::tcp::TcpReceiver;
 use crate::apps::{AppEvent, SenderApp};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
-use crate::scenario::{ArcFilterInit, ArcSpec};
+use super::arc_config::{ArcFilterInit, ArcSpec};
 use crate::units::{Dur, Rate, SimTime};
 
 /// Largest window the sender keeps (packets): quick probing over a long RTT would otherwise

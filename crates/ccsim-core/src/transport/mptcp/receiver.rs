@@ -4,7 +4,7 @@
 use super::reassembly::Reassembly;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::Packet;
-use crate::scenario::MptcpSpec;
+use super::config::MptcpSpec;
 use crate::transport::tcp::TcpReceiver;
 use crate::units::SimTime;
 

@@ -9,7 +9,9 @@ use crate::cc::AnyCc;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::scenario::{CcSpec, MptcpSpec, StartSpec, TcpApp};
+use super::config::MptcpSpec;
+use crate::apps::{StartSpec, TcpApp};
+use crate::cc::CcSpec;
 use crate::transport::tcp::TcpSender;
 use crate::units::SimTime;
 

@@ -15,11 +15,13 @@
 //! split fast retransmit (SFR), cwnd update for CMT (CUC), delayed ack for CMT (DAC) and
 //! the RTX-SAME / RTX-SSTHRESH / RTX-CWND retransmission policies.
 
+pub mod config;
 pub mod gaps;
 mod receiver;
 mod sack;
 mod sender;
 
+pub use config::{RtxPolicy, SctpSpec};
 pub use receiver::SctpReceiver;
 pub use sender::{SctpSender, SctpStats};
 

@@ -20,7 +20,7 @@
 use super::gaps::gap_block;
 use super::sender::{ChunkState, SctpSender};
 use crate::packet::Packet;
-use crate::scenario::{BerpAttribution, CmtCcSpec};
+use crate::cc::cmt::{BerpAttribution, CmtCcSpec};
 use crate::units::SimTime;
 
 /// What one SACK did for one destination.

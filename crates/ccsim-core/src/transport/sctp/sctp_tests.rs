@@ -8,7 +8,8 @@ use crate::apps::SenderApp;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::PacketKind;
 use crate::rng::SimRng;
-use crate::scenario::{SctpSpec, StartSpec, TcpApp};
+use crate::transport::sctp::config::SctpSpec;
+use crate::apps::{StartSpec, TcpApp};
 use crate::units::{Bytes, Dur};
 
 const MTU: f64 = 1500.0;
@@ -233,9 +234,9 @@ fn rtx_policies_choose_the_destination() {
     let (mut s, _) = sender(spec.clone(), 2);
     s.cc.paths[1].cwnd = 10.0 * MTU;
     assert_eq!(s.rtx_dest(0), 1, "RTX-CWND: the larger cwnd");
-    s.spec.rtx_policy = crate::scenario::RtxPolicy::Same;
+    s.spec.rtx_policy = crate::transport::sctp::config::RtxPolicy::Same;
     assert_eq!(s.rtx_dest(0), 0);
-    s.spec.rtx_policy = crate::scenario::RtxPolicy::Ssthresh;
+    s.spec.rtx_policy = crate::transport::sctp::config::RtxPolicy::Ssthresh;
     s.cc.paths[0].ssthresh = 1e6;
     assert_eq!(s.rtx_dest(1), 0, "RTX-SSTHRESH: the larger ssthresh");
 }

@@ -7,7 +7,7 @@ use crate::apps::{AppEvent, SenderApp};
 use crate::cc::cmt::CmtWindows;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_RETX};
-use crate::scenario::{RtxPolicy, SctpSpec};
+use super::config::{RtxPolicy, SctpSpec};
 use crate::transport::tcp::rto::RttEstimator;
 use crate::units::SimTime;
 use std::collections::VecDeque;
