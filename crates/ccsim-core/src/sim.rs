@@ -174,11 +174,12 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
-        let pinned =
-            PinnedPaths::new(&scenario.links, &flow_paths(&scenario)).map_err(|m| ScenarioError {
+        let pinned = PinnedPaths::new(&scenario.links, &flow_paths(&scenario)).map_err(|m| {
+            ScenarioError {
                 source: "<scenario>".into(),
                 problems: vec![invalid("flow".into(), m)],
-            })?;
+            }
+        })?;
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
             .links

@@ -36,10 +36,16 @@ fn validate(py: Python<'_>, doc_json: &str, source: &str) -> PyResult<()> {
 #[pyfunction]
 #[pyo3(signature = (doc_json, source = "<python>"))]
 fn problems(py: Python<'_>, doc_json: &str, source: &str) -> Vec<(String, String)> {
-    py.allow_threads(|| match ccsim_core::scenario::from_json_str(doc_json, source) {
-        Ok(_) => Vec::new(),
-        Err(e) => e.problems.into_iter().map(|p| (p.path, p.message)).collect(),
-    })
+    py.allow_threads(
+        || match ccsim_core::scenario::from_json_str(doc_json, source) {
+            Ok(_) => Vec::new(),
+            Err(e) => e
+                .problems
+                .into_iter()
+                .map(|p| (p.path, p.message))
+                .collect(),
+        },
+    )
 }
 
 /// The JSON Schema of scenario documents (JSON text), generated from the components'
@@ -56,15 +62,14 @@ fn schema() -> String {
 #[pyo3(signature = (doc_json, source = "<python>"))]
 fn explain(py: Python<'_>, doc_json: &str, source: &str) -> PyResult<String> {
     let out = py.allow_threads(|| {
-        let doc: serde_json::Value = serde_json::from_str(doc_json).map_err(|e| {
-            ccsim_core::ScenarioError {
+        let doc: serde_json::Value =
+            serde_json::from_str(doc_json).map_err(|e| ccsim_core::ScenarioError {
                 source: source.into(),
                 problems: vec![ccsim_core::scenario::Problem {
                     path: String::new(),
                     message: format!("invalid JSON: {e}"),
                 }],
-            }
-        })?;
+            })?;
         ccsim_core::scenario::explain(&doc, source)
     });
     match out {

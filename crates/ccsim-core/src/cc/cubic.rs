@@ -60,7 +60,11 @@ impl Default for CubicSpec {
 
 /// `cc = "cubic"`.
 pub const KIND: CcKind = CcKind {
-    kind: Kind::new("cubic", "CUBIC, RFC 9438 (docs/controllers/cubic.md)", &[PARAMS]),
+    kind: Kind::new(
+        "cubic",
+        "CUBIC, RFC 9438 (docs/controllers/cubic.md)",
+        &[PARAMS],
+    ),
     build: |p, ctx| {
         let c: CubicSpec = super::config(p)?;
         Ok(AnyCc::Cubic(Cubic::new(ctx.mss, ctx.init_cwnd, c)))

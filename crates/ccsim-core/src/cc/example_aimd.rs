@@ -30,7 +30,11 @@ pub const PARAMS: &[Param] = &[
 
 /// `cc = { kind = "aimd", a = 0.2, b = 0.125 }`.
 pub const KIND: CcKind = CcKind {
-    kind: Kind::new("aimd", "generalised AIMD(a, b) (docs/adding-a-controller.md)", &[PARAMS]),
+    kind: Kind::new(
+        "aimd",
+        "generalised AIMD(a, b) (docs/adding-a-controller.md)",
+        &[PARAMS],
+    ),
     build: |p, ctx| {
         let c: AimdConfig = super::config(p)?;
         Ok(AnyCc::boxed(Aimd::new(ctx.mss, ctx.init_cwnd, c)))
@@ -131,9 +135,12 @@ mod tests {
         let crate::scenario::TransportSpec::Tcp(t) = &sc.flows[0].transport else {
             panic!("a TCP flow")
         };
-        assert_eq!(t.cc.config::<AimdConfig>(), Some(AimdConfig { a: 1.0, b: 0.125 }));
-        let e = crate::scenario::from_toml_str(&doc("{ kind = \"aimd\", b = 1.5 }"), "t")
-            .unwrap_err();
+        assert_eq!(
+            t.cc.config::<AimdConfig>(),
+            Some(AimdConfig { a: 1.0, b: 0.125 })
+        );
+        let e =
+            crate::scenario::from_toml_str(&doc("{ kind = \"aimd\", b = 1.5 }"), "t").unwrap_err();
         assert_eq!(e.problems[0].path, "flow[0].cc.b");
         assert_eq!(
             e.problems[0].message,

@@ -24,7 +24,9 @@
 //! (ssthresh = cwnd = max(cwnd/2, 2)); a timeout sets cwnd = 2 packets and
 //! ssthresh = max(cwnd/2, 2). No update is made in rounds that end during fast recovery.
 
-use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
+use super::{
+    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
 use crate::params::{Bound, Kind, Param};
 use crate::units::{Bytes, Dur, SimTime};
 use serde::{Deserialize, Serialize};

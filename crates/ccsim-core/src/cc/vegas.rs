@@ -21,7 +21,9 @@
 //! - Rounds that end in fast recovery, or carry no RTT sample (Karn), change nothing.
 
 use super::reno::reno_loss;
-use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
+use super::{
+    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
 use crate::params::{Bound, Kind, Layer, Lit, Param};
 use crate::units::{Bytes, Dur};
 use serde::{Deserialize, Serialize};

@@ -21,7 +21,9 @@
 
 use super::bwe::{BandwidthFilter, WestwoodFilter};
 use super::reno::{reno_increase, Counting};
-use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
+use super::{
+    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
 use crate::params::{Kind, Param};
 use crate::units::{Bytes, Dur, Rate};
 use serde::{Deserialize, Serialize};

@@ -12,7 +12,11 @@ pub const PARAMS: &[Param] = &[Param::new("limit", Ty::QueueLimit, Dflt::Value(L
     .source("our choice: 100 packets, a common ns-2 scenario value (ns-2.35 tcl/lib/ns-default.tcl Queue limit_ is 50)")];
 
 /// `queue = "droptail"`.
-pub const KIND: Kind = Kind::new("droptail", "drop arrivals when the queue is full", &[PARAMS]);
+pub const KIND: Kind = Kind::new(
+    "droptail",
+    "drop arrivals when the queue is full",
+    &[PARAMS],
+);
 
 /// Tail-drop queue.
 #[derive(Clone, Debug)]

@@ -76,8 +76,7 @@ pub const BERNOULLI: Kind = Kind::new(
     &[&[Param::float("p", 0.0, Bound::Incl(0.0), Bound::Excl(1.0))
         .required("the loss probability is required, e.g. p = 0.01")
         .doc("loss probability; 0 means no loss")
-        .source("required")],
-],
+        .source("required")]],
 );
 
 /// `loss = { kind = "scripted", data_packets = [3, 4, 5] }`.

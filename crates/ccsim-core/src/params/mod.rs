@@ -24,6 +24,7 @@ pub mod reference;
 mod resolved;
 pub mod schema;
 pub mod text;
+mod value;
 
 pub use read::{Cx, Problem};
 pub use resolved::{display, typed, Entry, Resolved};
@@ -215,7 +216,11 @@ pub struct Kind {
 
 impl Kind {
     /// A kind with one group of parameters and no layers.
-    pub const fn new(name: &'static str, about: &'static str, params: &'static [&'static [Param]]) -> Kind {
+    pub const fn new(
+        name: &'static str,
+        about: &'static str,
+        params: &'static [&'static [Param]],
+    ) -> Kind {
         Kind {
             name,
             about,
@@ -281,7 +286,10 @@ pub struct Layer {
 impl Layer {
     /// The value this layer gives `path`, if any.
     pub fn get(&self, path: &str) -> Option<Lit> {
-        self.values.iter().find(|(p, _)| *p == path).map(|(_, v)| *v)
+        self.values
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, v)| *v)
     }
 }
 
@@ -332,7 +340,11 @@ impl Param {
     }
     /// A number within the bounds.
     pub const fn float(name: &'static str, default: f64, min: Bound, max: Bound) -> Param {
-        Param::new(name, Ty::Float { min, max }, Dflt::Value(Lit::Float(default)))
+        Param::new(
+            name,
+            Ty::Float { min, max },
+            Dflt::Value(Lit::Float(default)),
+        )
     }
     /// A duration ≥ 0 (`default` as written, "100ms").
     pub const fn duration(name: &'static str, default: &'static str) -> Param {

@@ -59,7 +59,13 @@ fn key_of(params: &[Param]) -> String {
 fn anchor(shown: &str) -> String {
     shown
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect::<String>()
         .split('-')
         .filter(|s| !s.is_empty())
@@ -96,7 +102,8 @@ impl Walk {
     ) {
         self.add(path, &heading, about, params.clone());
         for p in params {
-            let (child, child_shown) = (format!("{path}.{}", p.name), format!("{shown}.{}", p.name));
+            let (child, child_shown) =
+                (format!("{path}.{}", p.name), format!("{shown}.{}", p.name));
             self.ty(&child, &child_shown, &p.ty);
         }
     }
@@ -106,7 +113,13 @@ impl Walk {
         match *ty {
             Ty::Table(params) => {
                 if self.first(key_of(params)) {
-                    self.push(path, shown, format!("`{shown}`"), String::new(), params.iter().collect());
+                    self.push(
+                        path,
+                        shown,
+                        format!("`{shown}`"),
+                        String::new(),
+                        params.iter().collect(),
+                    );
                 }
             }
             Ty::Kinded(kinds) => {
@@ -118,7 +131,13 @@ impl Walk {
             Ty::List { of, .. } => self.ty(path, shown, of),
             Ty::Flat { common, tag, kinds } => {
                 if self.first(key_of(common)) {
-                    self.push(path, shown, format!("`{shown}`"), String::new(), common.iter().collect());
+                    self.push(
+                        path,
+                        shown,
+                        format!("`{shown}`"),
+                        String::new(),
+                        common.iter().collect(),
+                    );
                 }
                 for k in (kinds.list)() {
                     let heading = format!("`{shown}` with `{tag} = \"{}\"`", k.name);
@@ -146,7 +165,11 @@ impl Walk {
         }
         self.add(path, &heading, about, params.clone());
         for p in params {
-            self.ty(&format!("{path}.{}", p.name), &format!("{shown}.{}", p.name), &p.ty);
+            self.ty(
+                &format!("{path}.{}", p.name),
+                &format!("{shown}.{}", p.name),
+                &p.ty,
+            );
         }
     }
 
@@ -196,7 +219,13 @@ fn cell(s: &str) -> String {
 /// The reference of a document whose top level is `top`, as Markdown.
 pub fn markdown(top: &'static [Param], title: &str, intro: &str) -> String {
     let mut w = Walk::default();
-    w.push("document", "document", "The document".into(), String::new(), top.iter().collect());
+    w.push(
+        "document",
+        "document",
+        "The document".into(),
+        String::new(),
+        top.iter().collect(),
+    );
     // Top-level keys are headed as a TOML file writes them: `[simulation]`, `[[link]]`.
     for s in &mut w.sections {
         for p in top {
@@ -219,7 +248,11 @@ pub fn markdown(top: &'static [Param], title: &str, intro: &str) -> String {
         .sections
         .iter()
         .map(|s| {
-            let text = s.heading.replace('`', "").replace('[', "\\[").replace(']', "\\]");
+            let text = s
+                .heading
+                .replace('`', "")
+                .replace('[', "\\[")
+                .replace(']', "\\]");
             format!("[{text}](#{})", s.anchor)
         })
         .collect();

@@ -150,7 +150,11 @@ pub fn display(p: &Param, v: &Value) -> String {
             }
         }
         (Ty::List { of, .. }, _) => {
-            let e = Param { ty: *of, alt: super::Alt::No, ..*p };
+            let e = Param {
+                ty: *of,
+                alt: super::Alt::No,
+                ..*p
+            };
             let items: Vec<String> = v
                 .as_array()
                 .map(|a| a.iter().map(|x| display(&e, x)).collect())

@@ -210,7 +210,11 @@ fn kinded_schema(kinds: &Kinds) -> Value {
     });
     let mut any = vec![json!({ "enum": names, "description": kind_desc }), table];
     if let Some((k, key)) = kinds.number {
-        if let Some(p) = (kinds.list)().iter().find(|x| x.name == k).and_then(|x| x.param(key)) {
+        if let Some(p) = (kinds.list)()
+            .iter()
+            .find(|x| x.name == k)
+            .and_then(|x| x.param(key))
+        {
             any.insert(0, value_schema(p, &p.ty));
         }
     }
@@ -222,7 +226,11 @@ fn kinded_schema(kinds: &Kinds) -> Value {
 fn flat_schema(common: &'static [Param], tag: &str, kinds: &Kinds) -> Value {
     let list = (kinds.list)();
     let names: Vec<&str> = list.iter().map(|k| k.name).collect();
-    let mut props = union(common.iter().chain(list.iter().flat_map(|k| k.all_params())));
+    let mut props = union(
+        common
+            .iter()
+            .chain(list.iter().flat_map(|k| k.all_params())),
+    );
     let tag_desc = list
         .iter()
         .map(|k| format!("{}: {}", k.name, k.about))

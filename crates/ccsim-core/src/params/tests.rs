@@ -26,7 +26,9 @@ const TABLE: &[Param] = &[
         .doc("d")
         .source("s"),
     Param::int("twice", 0, 0, 100)
-        .derived("twice count", |r| Value::from(2 * r.value("count").as_u64().unwrap_or(0)))
+        .derived("twice count", |r| {
+            Value::from(2 * r.value("count").as_u64().unwrap_or(0))
+        })
         .doc("d")
         .source("s"),
     Param::table("inner", INNER).doc("d").source("s"),
@@ -109,7 +111,10 @@ fn every_problem_is_located_with_the_allowed_values() {
 fn words_stand_for_none_and_true_for_the_default() {
     let (r, ps) = read(json!({ "delay": false, "size": "inf" }), &[]);
     assert!(ps.is_empty(), "{ps:?}");
-    assert_eq!((r.value("delay"), r.value("size")), (Value::Null, Value::Null));
+    assert_eq!(
+        (r.value("delay"), r.value("size")),
+        (Value::Null, Value::Null)
+    );
     let (r, _) = read(json!({ "delay": true, "size": "50B" }), &[]);
     assert_eq!(r.value("delay"), json!(100_000_000u64));
     assert_eq!(r.value("size"), json!(50));
@@ -139,8 +144,14 @@ fn a_profile_sits_between_the_document_and_the_default() {
         .into_iter()
         .map(|(p, v, o)| format!("{p} = {v} ({o})"))
         .collect();
-    assert!(shown.contains(&"inner.min = \"1s\" (explicit)".to_string()), "{shown:?}");
-    assert!(shown.contains(&"delay = \"100ms\" (default)".to_string()), "{shown:?}");
+    assert!(
+        shown.contains(&"inner.min = \"1s\" (explicit)".to_string()),
+        "{shown:?}"
+    );
+    assert!(
+        shown.contains(&"delay = \"100ms\" (default)".to_string()),
+        "{shown:?}"
+    );
 }
 
 const KIND_A: Kind = Kind::new("a", "kind a", &[TABLE]);
@@ -194,7 +205,10 @@ fn kind_tagged_tables_by_name_table_or_number() {
     assert_eq!(ps[0].path, "k.kind");
     assert_eq!(ps[0].message, "unknown thing \"c\"; allowed: a, b (a note)");
     let (_, ps) = kinded(json!({ "beta": 0.5 }), &[]);
-    assert_eq!(ps[0].message, "missing; the table needs a kind, one of: a, b");
+    assert_eq!(
+        ps[0].message,
+        "missing; the table needs a kind, one of: a, b"
+    );
     let (_, ps) = kinded(json!(true), &[]);
     assert_eq!(
         ps[0].message,
@@ -214,7 +228,10 @@ fn presets_and_a_kinds_own_defaults_are_layers_too() {
     let r = r.unwrap();
     assert_eq!(r.value("beta"), json!(0.5));
     assert_eq!(origin(&r, "beta"), Origin::Profile("fast"));
-    assert_eq!(r.get("inner").unwrap().json()["max"], json!(2_000_000_000u64));
+    assert_eq!(
+        r.get("inner").unwrap().json()["max"],
+        json!(2_000_000_000u64)
+    );
     assert_eq!(origin(&r, "inner.max"), Origin::Default);
     // A profile of the enclosing table addresses the kind by name; a preset chosen in the
     // table itself is more specific.
@@ -222,11 +239,17 @@ fn presets_and_a_kinds_own_defaults_are_layers_too() {
         name: "outer",
         about: "",
         profile: true,
-        values: &[("k.b.beta", Lit::Float(0.25)), ("k.b.inner.min", Lit::Str("0s"))],
+        values: &[
+            ("k.b.beta", Lit::Float(0.25)),
+            ("k.b.inner.min", Lit::Str("0s")),
+        ],
     };
     let (r, _) = kinded(json!("b"), &[&OUTER]);
     let r = r.unwrap();
-    assert_eq!((r.value("beta"), origin(&r, "beta")), (json!(0.25), Origin::Profile("outer")));
+    assert_eq!(
+        (r.value("beta"), origin(&r, "beta")),
+        (json!(0.25), Origin::Profile("outer"))
+    );
     assert_eq!(origin(&r, "inner.min"), Origin::Profile("outer"));
     let (r, _) = kinded(json!({ "kind": "b", "preset": "fast" }), &[&OUTER]);
     assert_eq!(r.unwrap().value("beta"), json!(0.5));
@@ -235,7 +258,14 @@ fn presets_and_a_kinds_own_defaults_are_layers_too() {
 #[test]
 fn reading_nothing_gives_the_declared_defaults() {
     let mut cx = Cx::default();
-    let r = read_fields(&mut cx, "", &Default::default(), &[INNER], None, &Scope::default());
+    let r = read_fields(
+        &mut cx,
+        "",
+        &Default::default(),
+        &[INNER],
+        None,
+        &Scope::default(),
+    );
     assert!(cx.problems.is_empty());
     #[derive(serde::Deserialize, Debug, PartialEq)]
     struct Inner {

@@ -147,6 +147,8 @@ fn base_type_text(p: &Param) -> String {
         Ty::Map(_) => "table of name = value".into(),
         Ty::Table(_) => "table".into(),
         Ty::Kinded(k) => format!("kind name or table with `kind`: {}", quoted_or(&k.names())),
-        Ty::Flat { tag, kinds, .. } => format!("table whose `{tag}` is {}", quoted_or(&kinds.names())),
+        Ty::Flat { tag, kinds, .. } => {
+            format!("table whose `{tag}` is {}", quoted_or(&kinds.names()))
+        }
     }
 }

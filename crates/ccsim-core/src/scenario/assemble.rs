@@ -39,7 +39,12 @@ pub(crate) fn typed<T: DeserializeOwned>(cx: &mut Cx, path: &str, r: &Resolved) 
 }
 
 /// The value of `name` in `r` as `T` (see [`checked`]).
-pub(crate) fn get<T: DeserializeOwned>(cx: &mut Cx, path: &str, r: &Resolved, name: &str) -> Option<T> {
+pub(crate) fn get<T: DeserializeOwned>(
+    cx: &mut Cx,
+    path: &str,
+    r: &Resolved,
+    name: &str,
+) -> Option<T> {
     checked(cx, path, r.get_as(name))
 }
 
@@ -236,13 +241,10 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
     }
     let rate: Rate = get(cx, &path, r, "rate").unwrap_or(Rate(1));
     let delay: Dur = get(cx, &path, r, "delay").unwrap_or(Dur::ZERO);
-    let queue: Option<QueueSpec> = r
-        .get("queue")
-        .and_then(|e| e.sub.as_ref())
-        .and_then(|q| {
-            constraints::red(cx, &join(&path, "queue"), q);
-            typed(cx, &join(&path, "queue"), q)
-        });
+    let queue: Option<QueueSpec> = r.get("queue").and_then(|e| e.sub.as_ref()).and_then(|q| {
+        constraints::red(cx, &join(&path, "queue"), q);
+        typed(cx, &join(&path, "queue"), q)
+    });
     let loss = r
         .get("loss")
         .and_then(|e| e.sub.as_ref())

@@ -127,8 +127,8 @@ fn flow(
 
     // Pinned paths: one for single-path transports, several for a multipath transport or
     // a TCP flow that selects one per connection (MATCP).
-    let selects = transport == Some("tcp")
-        && e.transport.as_ref().is_some_and(|t| t.explicit("select"));
+    let selects =
+        transport == Some("tcp") && e.transport.as_ref().is_some_and(|t| t.explicit("select"));
     let (max_paths, why) = match transport {
         _ if selects => (usize::MAX, ""),
         Some("sctp") => (

@@ -59,9 +59,7 @@ pub(crate) fn transport(cx: &mut Cx, path: &str, t: &Resolved) {
                 if a > b {
                     cx.err(
                         &join(path, "cc.beta"),
-                        format!(
-                            "beta must not be below alpha, found alpha = {a} and beta = {b}"
-                        ),
+                        format!("beta must not be below alpha, found alpha = {a} and beta = {b}"),
                     );
                 }
             }

@@ -20,13 +20,23 @@ fn tables() -> Vec<(String, Vec<&'static Param>, Option<&'static Kind>)> {
             Ty::Table(ps) => add(path, ps.iter().collect(), None, out),
             Ty::Kinded(kinds) => {
                 for k in (kinds.list)() {
-                    add(&format!("{path}={}", k.name), k.all_params().collect(), Some(k), out)
+                    add(
+                        &format!("{path}={}", k.name),
+                        k.all_params().collect(),
+                        Some(k),
+                        out,
+                    )
                 }
             }
             Ty::Flat { common, kinds, .. } => {
                 add(path, common.iter().collect(), None, out);
                 for k in (kinds.list)() {
-                    add(&format!("{path}={}", k.name), k.all_params().collect(), Some(k), out)
+                    add(
+                        &format!("{path}={}", k.name),
+                        k.all_params().collect(),
+                        Some(k),
+                        out,
+                    )
                 }
             }
             Ty::List { of, .. } | Ty::Map(of) => walk(path, of, out),
@@ -65,8 +75,13 @@ fn every_parameter_is_documented_with_the_source_of_its_default() {
             // The Vegas preset's and a few structural keys' docs come from their table.
             assert!(!p.doc.is_empty(), "{path}.{}: no doc", p.name);
             assert!(!p.source.is_empty(), "{path}.{}: no source", p.name);
-            if let (Ty::Choice(names), Dflt::Value(crate::params::Lit::Str(d))) = (p.ty, p.default) {
-                assert!(names.contains(&d), "{path}.{}: default {d} not allowed", p.name);
+            if let (Ty::Choice(names), Dflt::Value(crate::params::Lit::Str(d))) = (p.ty, p.default)
+            {
+                assert!(
+                    names.contains(&d),
+                    "{path}.{}: default {d} not allowed",
+                    p.name
+                );
             }
         }
     }
@@ -81,7 +96,14 @@ fn every_default_is_valid_for_its_own_type() {
         };
         let mut cx = Cx::default();
         if kind.is_some() {
-            read_fields(&mut cx, &path, &Default::default(), &groups, kind, &Scope::default());
+            read_fields(
+                &mut cx,
+                &path,
+                &Default::default(),
+                &groups,
+                kind,
+                &Scope::default(),
+            );
         } else {
             for p in ps {
                 let m = Default::default();
@@ -134,8 +156,14 @@ fn every_registered_controller_builds_from_its_defaults() {
     // The configuration types' defaults come from the same declarations.
     assert_eq!(CubicSpec::default().beta, 0.7);
     assert_eq!(VegasSpec::default(), VegasSpec::NS2);
-    assert_eq!(SctpSpec::default().rto.initial, crate::units::Dur::from_secs(3));
-    assert_eq!(ArcSpec::default().rto.max, crate::units::Dur::from_secs(100_000));
+    assert_eq!(
+        SctpSpec::default().rto.initial,
+        crate::units::Dur::from_secs(3)
+    );
+    assert_eq!(
+        ArcSpec::default().rto.max,
+        crate::units::Dur::from_secs(100_000)
+    );
     assert_eq!(RtoSpec::default().initial, crate::units::Dur::from_secs(1));
     assert_eq!(DvSpec::default().announce_bytes, 52);
     assert_eq!(RedSpec::default().limit, 50);

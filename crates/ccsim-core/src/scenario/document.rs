@@ -202,7 +202,13 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
     }
     out.trace = match top.get("trace") {
         Some(v) => read_table(cx, "trace", v, trace::PARAMS, &none),
-        None => read_table(cx, "trace", &Value::Object(Default::default()), trace::PARAMS, &none),
+        None => read_table(
+            cx,
+            "trace",
+            &Value::Object(Default::default()),
+            trace::PARAMS,
+            &none,
+        ),
     };
     match top.get("link") {
         None => cx.err(
@@ -216,8 +222,7 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
                 cx.err("link", "at least one link is required");
             }
             for (i, e) in entries.unwrap_or_default().iter().enumerate() {
-                if let Some(r) = read_table(cx, &index("link", i), e, link_config::PARAMS, &none)
-                {
+                if let Some(r) = read_table(cx, &index("link", i), e, link_config::PARAMS, &none) {
                     out.links.push((i, r));
                 }
             }
@@ -225,7 +230,11 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
     }
     if let Some(v) = top.get("flow") {
         let scope = Scope::new(profiles);
-        for (i, e) in list(cx, "flow", v, "flow").unwrap_or_default().iter().enumerate() {
+        for (i, e) in list(cx, "flow", v, "flow")
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             let path = index("flow", i);
             if let Some((common, transport)) =
                 read_flat(cx, &path, e, FLOW_PARAMS, "transport", &TRANSPORTS, &scope)
@@ -244,7 +253,11 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
         }
     }
     if let Some(v) = top.get("event") {
-        for (i, e) in list(cx, "event", v, "event").unwrap_or_default().iter().enumerate() {
+        for (i, e) in list(cx, "event", v, "event")
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
             if let Some(r) = read_table(cx, &index("event", i), e, EVENT_PARAMS, &none) {
                 out.events.push((i, r));
             }
@@ -252,7 +265,10 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
     }
     if let Some(v) = top.get("$schema") {
         if !v.is_string() {
-            cx.err("$schema", format!("expected a string, found {}", describe(v)));
+            cx.err(
+                "$schema",
+                format!("expected a string, found {}", describe(v)),
+            );
         }
     }
     Some(out)

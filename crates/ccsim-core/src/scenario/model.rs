@@ -7,6 +7,7 @@
 //! lives next to its code (`TcpSpec` in `transport::tcp::config`, `RedSpec` in `net::red`,
 //! …); this module holds only what ties them together.
 
+use crate::apps::CbrSpec;
 use crate::net::dv::{DvSpec, LinkEvent};
 use crate::net::link_config::{LinkModel, LinkSpec};
 use crate::net::routing::RoutingMetric;
@@ -15,7 +16,6 @@ use crate::transport::arc_config::ArcSpec;
 use crate::transport::mptcp::MptcpSpec;
 use crate::transport::sctp::SctpSpec;
 use crate::transport::tcp::TcpSpec;
-use crate::apps::CbrSpec;
 use crate::units::Dur;
 
 /// A whole scenario, ready to build.

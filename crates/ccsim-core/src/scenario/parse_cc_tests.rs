@@ -88,7 +88,11 @@ fn vegas_presets_and_overrides() {
     let ps = cc_problems("{ kind = \"vegas\", preset = \"bsd\" }");
     assert_problem(&ps, "flow[0].cc.preset", "allowed: ns2, linux");
     let ps = cc_problems("{ kind = \"vegas\", alpha = -1 }");
-    assert_problem(&ps, "flow[0].cc.alpha", "-1 is out of range; allowed 0 ≤ alpha ≤ 1000000");
+    assert_problem(
+        &ps,
+        "flow[0].cc.alpha",
+        "-1 is out of range; allowed 0 ≤ alpha ≤ 1000000",
+    );
     let ps = cc_problems("{ kind = \"vegas\", alpha = 5, beta = 3 }");
     assert_problem(&ps, "flow[0].cc.beta", "beta must not be below alpha");
     let ps = cc_problems("{ kind = \"vegas\", delta = 5 }");
@@ -145,7 +149,11 @@ fn cubic_parameters_are_checked() {
         }
     );
     let ps = cc_problems("{ kind = \"cubic\", beta = 1 }");
-    assert_problem(&ps, "flow[0].cc.beta", "1 is out of range; allowed 0 < beta < 1");
+    assert_problem(
+        &ps,
+        "flow[0].cc.beta",
+        "1 is out of range; allowed 0 < beta < 1",
+    );
     let ps = cc_problems("{ kind = \"cubic\", c = 0 }");
     assert_problem(&ps, "flow[0].cc.c", "allowed 0 < c ≤ 1000000");
     let ps = cc_problems("{ kind = \"cubic\", reno_friendly = \"yes\" }");
@@ -183,7 +191,11 @@ fn fast_parameters_are_checked() {
         (Some(4.0), Some(3000.0))
     );
     let ps = cc_problems("{ kind = \"fast\", base_filter = 0.5 }");
-    assert_problem(&ps, "flow[0].cc.base_filter", "allowed 1 ≤ base_filter ≤ 1000000000");
+    assert_problem(
+        &ps,
+        "flow[0].cc.base_filter",
+        "allowed 1 ≤ base_filter ≤ 1000000000",
+    );
     let ps = cc_problems("{ kind = \"fast\", alpha = 0 }");
     assert_problem(&ps, "flow[0].cc.alpha", "allowed 0 < alpha ≤ 1000000");
     let ps = cc_problems("{ kind = \"fast\", gamma = 1.5 }");
@@ -221,7 +233,11 @@ fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
         "flow[0].cc",
         "cc applies only to flows with transport = \"tcp\", \"sctp\" or \"mptcp\"; this one has transport = \"arc\"",
     );
-    assert_problem(&e.problems, "flow[0].app.kind", "allowed: bulk (an ARC flow sends one file)");
+    assert_problem(
+        &e.problems,
+        "flow[0].app.kind",
+        "allowed: bulk (an ARC flow sends one file)",
+    );
     assert_problem(
         &e.problems,
         "flow[0].arc.filter_gain",

@@ -378,7 +378,11 @@ loss = -0.1
     );
     assert_problem(&ps, "link[1].rate", "must not be negative");
     assert_problem(&ps, "link[1].delay", "is a rate, not a duration");
-    assert_problem(&ps, "link[1].loss", "-0.1 is out of range; allowed 0 ≤ p < 1");
+    assert_problem(
+        &ps,
+        "link[1].loss",
+        "-0.1 is out of range; allowed 0 ≤ p < 1",
+    );
 }
 
 #[test]
@@ -632,7 +636,11 @@ app = { kind = "onoff", on = "0s" }
     assert_problem(&ps, "link[0].queue.limit", "greater than zero");
     assert_problem(&ps, "link[0].loss.data_packets[1]", "must not be negative");
     assert_problem(&ps, "link[1].queue.max_th", "must be greater than min_th");
-    assert_problem(&ps, "link[1].queue.max_p", "0 is out of range; allowed 0 < max_p ≤ 1");
+    assert_problem(
+        &ps,
+        "link[1].queue.max_p",
+        "0 is out of range; allowed 0 < max_p ≤ 1",
+    );
     assert_problem(&ps, "link[1].queue.w_q", "or write w_q = \"auto\"");
     assert_problem(&ps, "link[1].queue.limit", "whole number");
     assert_problem(&ps, "link[1].loss.kind", "allowed: bernoulli, scripted");
@@ -643,7 +651,11 @@ app = { kind = "onoff", on = "0s" }
         "flow[0].max_window",
         "allowed 1 ≤ max_window ≤ 4294967295 packets",
     );
-    assert_problem(&ps, "flow[0].init_cwnd", "allowed 1 ≤ init_cwnd ≤ 4294967295");
+    assert_problem(
+        &ps,
+        "flow[0].init_cwnd",
+        "allowed 1 ≤ init_cwnd ≤ 4294967295",
+    );
     assert_problem(&ps, "flow[0].delayed_ack", "delayed_ack = false");
     assert_problem(&ps, "flow[0].rto", "must not exceed max");
     assert_problem(&ps, "flow[0].rto.initial", "greater than zero");

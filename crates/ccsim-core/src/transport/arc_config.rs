@@ -95,7 +95,10 @@ pub const ARC_DEFAULTS: Layer = Layer {
     name: "arc",
     about: "ARC's report-timeout bounds (ALGORITHMS.md §3.4.4)",
     profile: false,
-    values: &[("rto.max", Lit::Str("100000s")), ("rto.initial", Lit::Str("3s"))],
+    values: &[
+        ("rto.max", Lit::Str("100000s")),
+        ("rto.initial", Lit::Str("3s")),
+    ],
 };
 
 /// The file an ARC flow sends.

@@ -500,8 +500,14 @@ mod tests {
         assert!(parse_packets("333").unwrap_err().contains("\"333p\""));
         assert!(parse_packets("3 p").unwrap_err().contains("no space"));
         assert_eq!(parse_queue_limit("333p"), Ok(PacketsOrBytes::Packets(333)));
-        assert_eq!(parse_queue_limit("500KB"), Ok(PacketsOrBytes::Bytes(500_000)));
-        assert_eq!(parse_queue_limit("64KiB"), Ok(PacketsOrBytes::Bytes(65_536)));
+        assert_eq!(
+            parse_queue_limit("500KB"),
+            Ok(PacketsOrBytes::Bytes(500_000))
+        );
+        assert_eq!(
+            parse_queue_limit("64KiB"),
+            Ok(PacketsOrBytes::Bytes(65_536))
+        );
         let e = parse_queue_limit("10ms").unwrap_err();
         assert!(e.contains("\"333p\"") && e.contains("\"500KB\""), "{e}");
         let e = parse_queue_limit("333 p").unwrap_err();

@@ -45,7 +45,9 @@ impl Default for WvegasSpec {
 pub const PARAMS: &[Param] = &[
     Param::float("total_alpha", 10.0, Bound::Excl(0.0), Bound::None)
         .unit("packets")
-        .doc("packets the whole connection aims to keep queued, shared out by the subflows' weights")
+        .doc(
+            "packets the whole connection aims to keep queued, shared out by the subflows' weights",
+        )
         .source("Linux MPTCP net/mptcp/mptcp_wvegas.c total_alpha = 10"),
     Param::float("initial_alpha", 2.0, Bound::Excl(0.0), Bound::None)
         .unit("packets")

@@ -87,12 +87,20 @@ const TWO_NAMES: Ty = Ty::List {
 
 /// One entry of `routing.initial`.
 pub const INITIAL_PARAMS: &[Param] = &[
-    Param::new("node", NAME, Dflt::Required("the router, e.g. node = \"a\""))
-        .doc("the router")
-        .source("required"),
-    Param::new("dest", NAME, Dflt::Required("the destination, e.g. dest = \"d\""))
-        .doc("the destination")
-        .source("required"),
+    Param::new(
+        "node",
+        NAME,
+        Dflt::Required("the router, e.g. node = \"a\""),
+    )
+    .doc("the router")
+    .source("required"),
+    Param::new(
+        "dest",
+        NAME,
+        Dflt::Required("the destination, e.g. dest = \"d\""),
+    )
+    .doc("the destination")
+    .source("required"),
     Param::new(
         "split",
         Ty::Map(&Ty::Float {

@@ -17,12 +17,12 @@ pub mod config;
 pub mod table;
 
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
+use crate::net::link_config::LinkSpec;
 use crate::packet::{Packet, PacketKind};
 use crate::results::Table;
 use crate::rng::SimRng;
-use crate::net::link_config::LinkSpec;
-pub use config::{DvInitial, DvSpec, LinkEvent};
 use crate::units::{Dur, SimTime};
+pub use config::{DvInitial, DvSpec, LinkEvent};
 use table::{DestTable, Row};
 
 /// Flag on a route announcement: the announced route is improper.

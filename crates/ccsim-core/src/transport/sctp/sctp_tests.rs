@@ -5,11 +5,11 @@ use super::super::gaps::set_gap_blocks;
 use super::super::FLAG_DAC_TWO;
 use super::*;
 use crate::apps::SenderApp;
+use crate::apps::{StartSpec, TcpApp};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::PacketKind;
 use crate::rng::SimRng;
 use crate::transport::sctp::config::SctpSpec;
-use crate::apps::{StartSpec, TcpApp};
 use crate::units::{Bytes, Dur};
 
 const MTU: f64 = 1500.0;

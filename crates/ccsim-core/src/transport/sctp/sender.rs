@@ -2,12 +2,12 @@
 //! send loop (retransmissions first, then new data round-robin over destinations with
 //! room), T3-rtx timers and the RTX policies. SACK processing is in `sack.rs`.
 
+use super::config::{RtxPolicy, SctpSpec};
 use super::{DATA_CHUNK_HEADER, FLAG_DAC_TWO};
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::cmt::CmtWindows;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_RETX};
-use super::config::{RtxPolicy, SctpSpec};
 use crate::transport::tcp::rto::RttEstimator;
 use crate::units::SimTime;
 use std::collections::VecDeque;

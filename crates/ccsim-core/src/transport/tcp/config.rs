@@ -111,9 +111,13 @@ pub const CC: &[Param] = &[Param::kinded("cc", &CC_KINDS, "reno")
 
 /// The other keys of a TCP flow: path selection and the application.
 pub const TCP_PARAMS: &[Param] = &[
-    Param::new("select", Ty::Kinded(&SELECT_KINDS), Dflt::None("the single pinned path, or the routing table"))
-        .doc("MATCP path selection: one of the flow's paths per connection (Dimopoulos et al. 2006)")
-        .source("none"),
+    Param::new(
+        "select",
+        Ty::Kinded(&SELECT_KINDS),
+        Dflt::None("the single pinned path, or the routing table"),
+    )
+    .doc("MATCP path selection: one of the flow's paths per connection (Dimopoulos et al. 2006)")
+    .source("none"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

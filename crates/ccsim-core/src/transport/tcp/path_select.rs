@@ -75,9 +75,15 @@ pub const SELECT_KINDS: Kinds = Kinds {
     list: || {
         static K: [Kind; 4] = [
             selector("drop", "fewest drops"),
-            selector("rttvar", "smallest queueing delay (smoothed RTT − minimum RTT)"),
+            selector(
+                "rttvar",
+                "smallest queueing delay (smoothed RTT − minimum RTT)",
+            ),
             selector("rtt", "smallest smoothed RTT"),
-            selector("wrtt", "random, weighted by RTT_total − RTT_x (the paper's eq. (2))"),
+            selector(
+                "wrtt",
+                "random, weighted by RTT_total − RTT_x (the paper's eq. (2))",
+            ),
         ];
         K.iter().collect()
     },

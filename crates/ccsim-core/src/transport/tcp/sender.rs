@@ -6,6 +6,7 @@
 //! transfer may be shorter), as in ns-2. Congestion avoidance is delegated to a
 //! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1) is chosen independently.
 
+use super::config::{RecoverySpec, TcpSpec};
 use super::path_select::{FlowOutcome, PathSelector};
 use super::rto::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -15,7 +16,6 @@ use crate::cc::{
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
-use super::config::{RecoverySpec, TcpSpec};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
