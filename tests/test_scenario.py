@@ -70,9 +70,9 @@ def test_set_overrides_tables_and_arrays(scenario_file):
 
 def test_set_creates_missing_tables(scenario_file):
     sc = load(scenario_file)
-    sc.set("routing.beta", 0.25, check=False)
-    assert sc.doc["routing"] == {"beta": 0.25}
     # A missing kind-tagged table is created with its default kind.
+    sc.set("routing.beta", 0.25, check=False)
+    assert sc.doc["routing"] == {"kind": "static", "beta": 0.25}
     sc.set("link.0.queue.limit", "10p")
     assert sc.doc["link"][0]["queue"] == {"kind": "droptail", "limit": "10p"}
     sc.set("flow.0.rto.min", "200ms")
@@ -207,3 +207,13 @@ def test_problems_are_collected_and_located(invalid_scenario_file):
     assert "link[1].rate" in paths
     assert any(p.startswith("flow[0].cc") for p in paths)
     assert "nosuchcc" in str(info.value)
+
+
+def test_explain_lists_every_resolved_parameter_with_its_origin(scenario_file):
+    df = load(scenario_file).set("flow.f1.rto.min", "200ms").explain()
+    assert list(df.columns) == ["flow", "key", "value", "origin"]
+    row = lambda key: df[(df.flow == "f1") & (df.key == key)].iloc[0]  # noqa: E731
+    assert (row("rto.min").value, row("rto.min").origin) == ('"200ms"', "explicit")
+    assert (row("rto.max").value, row("rto.max").origin) == ('"60s"', "default")
+    assert (row("cc.kind").value, row("recovery").value) == ('"reno"', '"newreno"')
+    assert row("init_cwnd").value == "3"

@@ -193,7 +193,7 @@ def test_failing_point_is_recorded_and_others_complete(tmp_path, capsys):
     assert cli.main(["sweep", str(plan), "--out", str(out), "--jobs", "2"]) == 1
     captured = capsys.readouterr()
     assert "2 failed" in captured.err and "Failed points (2)" in captured.err
-    assert "flow.a.rto.max=1s" in captured.err and "ScenarioError" in captured.err
+    assert "flow.a.rto.max='1s'" in captured.err and "ScenarioError" in captured.err
     points = load_results(out, table="points")
     bad = points[points["status"] == "error"]
     assert len(bad) == 2 and set(bad["flow.a.rto.max"]) == {"1s"}

@@ -76,8 +76,11 @@ def resolve(doc: Mapping[str, Any], path: str, source: str = "<python>") -> list
                 raise scenario_error(source, [(path, f"no key {'.'.join(parts[: i + 1])!r}")])
             out.append(key)
             node = node.get(key)  # a missing key is created by set (and checked by the core)
-        elif node is None:
-            out.append(key)  # below a table that will be created
+        elif node is None or isinstance(node, str):
+            # below a table that set will create, or a kind given as a string ("cubic"),
+            # which set turns into a table when the schema says it is one
+            out.append(key)
+            node = None
         else:
             raise scenario_error(source, [(path, f"{'.'.join(parts[:i])} is a {type(node).__name__}, not a table or array")])
     return out
@@ -107,34 +110,55 @@ def schema_file() -> Path:
     return Path(str(resources.files("ccsim").joinpath("schema", "scenario.schema.json")))
 
 
-def _child(node: Mapping[str, Any] | None, key: str) -> Mapping[str, Any] | None:
-    """The schema of ``key`` inside the schema ``node`` (through lists and kind-tagged
-    tables: their ``properties`` hold every kind's keys)."""
-    if not isinstance(node, Mapping):
-        return None
-    for branch in [node, *node.get("anyOf", []), *node.get("allOf", [])]:
-        if not isinstance(branch, Mapping):
-            continue
-        if _is_index(key) and "items" in branch:
-            return branch["items"]
-        props = branch.get("properties")
-        if isinstance(props, Mapping) and key in props:
-            return props[key]
+def _branch(node: Mapping[str, Any], doc: Any) -> Mapping[str, Any] | None:
+    """The ``then`` of the first ``if``/``then`` branch of ``node`` that ``doc`` meets: the
+    keys of the kind (or transport) ``doc`` has."""
+    for b in node.get("allOf", []):
+        cond = b.get("if", {}) if isinstance(b, Mapping) else {}
+        required = cond.get("required", [])
+        ok = True
+        for k, c in cond.get("properties", {}).items():
+            have = doc.get(k) if isinstance(doc, Mapping) else None
+            if have is None:
+                ok = ok and k not in required
+            else:
+                ok = ok and have == c.get("const")
+        if ok and "then" in b:
+            return b["then"]
     return None
 
 
-def _kind_default(node: Mapping[str, Any] | None) -> str | None:
-    """For a kind-tagged table's schema, its default kind (``"droptail"``); else None."""
+def _child(node: Any, key: str, doc: Any) -> Any:
+    """The schema of ``key`` inside the schema ``node``, for the document value ``doc`` it
+    describes (its kind or transport chooses among the branches)."""
     if not isinstance(node, Mapping):
         return None
-    kinded = any(isinstance(b, Mapping) and b.get("required") == ["kind"] for b in node.get("anyOf", []))
-    default = node.get("default")
-    return default if kinded and isinstance(default, str) else None
+    if _is_index(key):
+        for branch in [node, *node.get("anyOf", [])]:
+            if isinstance(branch, Mapping) and "items" in branch:
+                return branch["items"]
+        return None
+    for branch in [node, *node.get("anyOf", [])]:
+        if not isinstance(branch, Mapping):
+            continue
+        chosen = _branch(branch, doc)
+        for where in (chosen, branch):
+            props = where.get("properties") if isinstance(where, Mapping) else None
+            if isinstance(props, Mapping) and key in props:
+                return props[key]
+    return None
 
 
-def _is_kinded(node: Mapping[str, Any] | None) -> bool:
+def _kinded(node: Any) -> bool:
+    """Whether ``node`` is the schema of a kind-tagged table."""
     return isinstance(node, Mapping) and any(
         isinstance(b, Mapping) and b.get("required") == ["kind"] for b in node.get("anyOf", []))
+
+
+def _kind_default(node: Any) -> str | None:
+    """For a kind-tagged table's schema, its default kind (``"droptail"``); else None."""
+    default = node.get("default") if isinstance(node, Mapping) else None
+    return default if _kinded(node) and isinstance(default, str) else None
 
 
 def set_at(doc: dict[str, Any], parts: list[str], value: Any, path: str, source: str) -> None:
@@ -144,7 +168,7 @@ def set_at(doc: dict[str, Any], parts: list[str], value: Any, path: str, source:
     node: Any = doc
     sch: Any = schema()
     for i, key in enumerate(parts[:-1]):
-        sch = _child(sch, key)
+        sch = _child(sch, key, node)
         nxt_is_index = _is_index(parts[i + 1])
         if isinstance(node, list):
             node = node[int(key)]
@@ -157,7 +181,7 @@ def set_at(doc: dict[str, Any], parts: list[str], value: Any, path: str, source:
                 raise scenario_error(source, [(path, f"no key {'.'.join(parts[: i + 1])!r}")])
             kind = _kind_default(sch)
             node[key] = {"kind": kind} if kind else {}
-        elif isinstance(cur, str) and _is_kinded(sch):
+        elif isinstance(cur, str) and _kinded(sch):
             node[key] = {"kind": cur}  # "cubic" → { kind = "cubic" } to set a key below it
         node = node[key]
     last = parts[-1]

@@ -63,6 +63,20 @@ class Scenario:
         """Check the whole document with the core; raise ``ScenarioError`` listing every problem."""
         _core.validate(self.to_json(), self.source)
 
+    def explain(self) -> Any:
+        """Every resolved parameter of every flow: a DataFrame with columns ``flow``, ``key``
+        (``rto.min``, ``cc.beta``, …), ``value`` (as a document writes it) and ``origin``
+        (``explicit``, ``default`` or ``profile <name>``). Raises ``ScenarioError`` for an
+        invalid scenario."""
+        import pandas as pd
+
+        rows = [
+            {"flow": f["name"], "key": k, "value": v, "origin": o}
+            for f in json.loads(_core.explain(self.to_json(), self.source))
+            for k, v, o in f["params"]
+        ]
+        return pd.DataFrame(rows, columns=["flow", "key", "value", "origin"])
+
     def copy(self) -> Scenario:
         """An independent deep copy."""
         return Scenario(_copy.deepcopy(self.doc), self.source)

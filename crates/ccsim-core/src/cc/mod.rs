@@ -263,12 +263,12 @@ impl<'de> Deserialize<'de> for CcSpec {
 
 /// A controller that is not one of the built-in variants of [`AnyCc`] (a new controller
 /// needs no variant: it is boxed, one indirect call per event).
-pub trait BoxedCc: CongestionControl + std::fmt::Debug + Send {
+pub trait BoxedCc: CongestionControl + std::fmt::Debug + Send + Sync {
     /// A copy in a new box.
     fn clone_box(&self) -> Box<dyn BoxedCc>;
 }
 
-impl<T: CongestionControl + Clone + std::fmt::Debug + Send + 'static> BoxedCc for T {
+impl<T: CongestionControl + Clone + std::fmt::Debug + Send + Sync + 'static> BoxedCc for T {
     fn clone_box(&self) -> Box<dyn BoxedCc> {
         Box::new(self.clone())
     }

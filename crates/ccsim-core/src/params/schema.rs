@@ -170,11 +170,27 @@ fn table_schema(groups: &[&'static [Param]], extra: &[(&str, Value)]) -> Value {
     Value::Object(m)
 }
 
-/// The keys of every kind, for completion before a kind is chosen.
+/// The keys of every kind, for completion before a kind is chosen. A key whose schema
+/// differs between kinds (a flow's `cc`) accepts any of them here; the kind's own branch
+/// checks it exactly.
 fn union(groups: impl Iterator<Item = &'static Param>) -> Map<String, Value> {
-    let mut props = Map::new();
+    let mut seen: Vec<(&str, Vec<Value>)> = Vec::new();
     for p in groups {
-        props.entry(p.name).or_insert_with(|| param_schema(p));
+        let s = param_schema(p);
+        match seen.iter_mut().find(|(n, _)| *n == p.name) {
+            Some((_, v)) if !v.contains(&s) => v.push(s),
+            Some(_) => {}
+            None => seen.push((p.name, vec![s])),
+        }
+    }
+    let mut props = Map::new();
+    for (name, mut v) in seen {
+        let s = if v.len() == 1 {
+            v.remove(0)
+        } else {
+            json!({ "anyOf": v })
+        };
+        props.insert(name.into(), s);
     }
     props
 }
