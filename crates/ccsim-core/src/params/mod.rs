@@ -210,8 +210,12 @@ pub struct Kind {
     pub params: &'static [&'static [Param]],
     /// Default overrides this kind always applies to its nested tables (ARC's RTO bounds).
     pub layers: &'static [&'static Layer],
-    /// Named sets of defaults chosen with a `preset` key (declared among the parameters).
+    /// Named sets of defaults, one chosen by the value of the key `preset_key` (declared
+    /// among the parameters as a choice of their names): Vegas's `preset = "linux"`, and
+    /// the TCP stack profiles of issue #19 (`stack = "linux"`).
     pub presets: &'static [&'static Layer],
+    /// The key that chooses a preset (`"preset"` unless set).
+    pub preset_key: &'static str,
 }
 
 impl Kind {
@@ -227,6 +231,7 @@ impl Kind {
             params,
             layers: &[],
             presets: &[],
+            preset_key: "preset",
         }
     }
 
@@ -238,6 +243,12 @@ impl Kind {
     /// The parameter called `name`.
     pub fn param(&self, name: &str) -> Option<&'static Param> {
         self.all_params().find(|p| p.name == name)
+    }
+
+    /// The preset `m` chooses with this kind's preset key, if any.
+    pub fn preset(&self, m: &serde_json::Map<String, Value>) -> Option<&'static Layer> {
+        let name = m.get(self.preset_key)?.as_str()?;
+        self.presets.iter().find(|l| l.name == name).copied()
     }
 }
 

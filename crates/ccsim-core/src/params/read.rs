@@ -175,6 +175,9 @@ pub fn read_kind(
     for l in kind.layers {
         s.layers.push((l, s.prefix.clone()));
     }
+    if let Some(p) = kind.preset(m) {
+        s.layers.insert(0, (p, s.prefix.clone()));
+    }
     read_fields(cx, path, m, kind.params, Some(kind), &s)
 }
 
@@ -453,10 +456,6 @@ pub fn read_kinded(
     let mut allowed = vec!["kind"];
     allowed.extend(kind.all_params().map(|p| p.name));
     check_keys(cx, path, m, &allowed);
-    let preset = match m.get("preset") {
-        Some(Value::String(s)) => kind.presets.iter().find(|l| l.name == s).copied(),
-        _ => None,
-    };
-    let s = scope.kind(name, kind, preset);
+    let s = scope.kind(name, kind, kind.preset(m));
     Some(read_fields(cx, path, m, kind.params, Some(kind), &s))
 }

@@ -158,7 +158,13 @@ impl Walk {
         }
         let mut about = format!("{}.", k.about);
         for p in k.presets {
-            let _ = write!(about, " `preset = \"{}\"` sets {}.", p.name, layer_text(p));
+            let _ = write!(
+                about,
+                " `{} = \"{}\"` sets {}.",
+                k.preset_key,
+                p.name,
+                layer_text(p)
+            );
         }
         for l in k.layers {
             let _ = write!(about, " Its own defaults: {}.", layer_text(l));

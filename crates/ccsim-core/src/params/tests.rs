@@ -282,3 +282,65 @@ fn reading_nothing_gives_the_declared_defaults() {
     let i: Inner = defaults(INNER);
     assert_eq!(i.max, crate::units::Dur::from_secs(60));
 }
+
+/// The shape of issue #19's stack profiles: a flat kind (a flow's transport) whose key
+/// `stack` chooses one of its presets; any explicit key still wins, and each value's origin
+/// says where it came from.
+#[test]
+fn a_flat_kinds_preset_key_chooses_a_profile() {
+    const COMMON: &[Param] = &[Param::choice("transport", "tcp", &["tcp"])];
+    const LINUX: Layer = Layer {
+        name: "linux",
+        about: "a test stack",
+        profile: true,
+        values: &[("count", Lit::Int(10)), ("inner.min", Lit::Str("200ms"))],
+    };
+    const TCP: Kind = Kind {
+        presets: &[&LINUX],
+        preset_key: "stack",
+        ..Kind::new(
+            "tcp",
+            "a transport",
+            &[&[Param::choice("stack", "rfc", &["rfc", "linux"])], TABLE],
+        )
+    };
+    const KINDS: Kinds = Kinds {
+        what: "transport",
+        list: || vec![&TCP],
+        note: "",
+        number: None,
+    };
+    let read = |v: Value| {
+        let mut cx = Cx::default();
+        let (_, k) = read::read_flat(
+            &mut cx,
+            "f",
+            &v,
+            COMMON,
+            "transport",
+            &KINDS,
+            &Scope::default(),
+        )
+        .expect("a table");
+        assert!(cx.problems.is_empty(), "{:?}", cx.problems);
+        k.expect("a transport")
+    };
+    let r = read(json!({ "stack": "linux", "inner": { "max": "2s" } }));
+    assert_eq!(
+        (r.value("count"), origin(&r, "count")),
+        (json!(10), Origin::Profile("linux"))
+    );
+    assert_eq!(origin(&r, "inner.min"), Origin::Profile("linux"));
+    assert_eq!(origin(&r, "inner.max"), Origin::Explicit);
+    assert_eq!(origin(&r, "beta"), Origin::Default);
+    let r = read(json!({ "stack": "linux", "count": 4 }));
+    assert_eq!(
+        (r.value("count"), origin(&r, "count")),
+        (json!(4), Origin::Explicit)
+    );
+    let r = read(json!({}));
+    assert_eq!(
+        (r.value("count"), origin(&r, "count")),
+        (json!(3), Origin::Default)
+    );
+}
