@@ -65,7 +65,7 @@ const MAXQ: Bound = Bound::Incl(1e6);
 pub const PARAMS: &[Param] = &[
     Param::choice("preset", "ns2", &["ns2", "linux"])
         .doc("a set of α, β, γ: ns2 (1, 3, 1) or linux (2, 4, 1); alpha, beta and gamma override it")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/TCP/Vegas v_alpha_ 1, v_beta_ 3, v_gamma_ 1 (and the paper); Linux net/ipv4/tcp_vegas.c alpha 2, beta 4, gamma 1"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:1086–1088 Agent/TCP/Vegas v_alpha_ 1, v_beta_ 3, v_gamma_ 1 (and the paper); Linux net/ipv4/tcp_vegas.c:44–46 alpha 2, beta 4, gamma 1 (docs/sources)"),
     Param::float("alpha", VegasSpec::NS2.alpha, Bound::Incl(0.0), MAXQ)
         .unit("packets")
         .doc("below this many queued packets, grow by one packet per RTT")

@@ -49,7 +49,7 @@ pub const PARAMS: &[Param] = &[
         .source("Grieco & Mascolo 2004 (EWMA with gain 0.9)"),
     Param::duration("min_interval", "50ms")
         .doc("shortest sampling interval: rounds are merged until they span this long")
-        .source("Linux net/ipv4/tcp_westwood.c TCP_WESTWOOD_RTT_MIN (HZ/20 = 50 ms)"),
+        .source("Linux net/ipv4/tcp_westwood.c:47 TCP_WESTWOOD_RTT_MIN (HZ/20 = 50 ms; docs/sources/linux.md)"),
 ];
 
 /// `cc = "westwood"`.

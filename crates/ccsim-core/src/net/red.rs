@@ -39,33 +39,33 @@ pub const PARAMS: &[Param] = &[
         .unit("packets")
         .default_to(Lit::Str("auto"))
         .doc("lower threshold of the average queue")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED thresh_ 0 (automatic since 2001; red.cc)"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:125 Queue/RED thresh_ 0, automatic (queue/red.cc:201–210)"),
     Param::float("max_th", 0.0, Bound::Incl(0.0), Bound::None)
         .alt(Alt::Word("auto", "3 × min_th"))
         .unit("packets")
         .default_to(Lit::Str("auto"))
         .doc("upper threshold of the average queue; above min_th")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED maxthresh_ 0 (automatic; red.cc)"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:128 Queue/RED maxthresh_ 0, automatic (queue/red.cc:201–210)"),
     Param::float("max_p", 0.1, Bound::Excl(0.0), Bound::Incl(1.0))
         .doc("drop probability at max_th")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED linterm_ 10 (max_p = 1/linterm_)"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:140 Queue/RED linterm_ 10 (max_p = 1/linterm_)"),
     Param::float("w_q", 0.002, Bound::Excl(0.0), Bound::Incl(1.0))
         .alt(Alt::Word("auto", "1 − exp(−1 / (10 · RTT · C)), ns-2's q_weight_ = -1"))
         .default_to(Lit::Str("auto"))
         .doc("weight of the average-queue EWMA")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED q_weight_ -1 (automatic)"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:137 Queue/RED q_weight_ -1, automatic (queue/red.cc:189–195)"),
     Param::boolean("gentle", true)
         .doc("gentle RED: between max_th and 2 × max_th the drop probability rises from max_p to 1 instead of jumping to 1")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED gentle_ true"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:146 Queue/RED gentle_ true"),
     Param::boolean("wait", true)
         .doc("space drops uniformly (wait between drops)")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED wait_ true"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:139 Queue/RED wait_ true"),
     Param::new("limit", Ty::Packets { min: 1, max: u64::MAX }, Dflt::Value(Lit::Int(50)))
         .doc("hard limit of the physical queue")
         .source("ns-2.35 tcl/lib/ns-default.tcl Queue limit_ 50"),
     Param::size("mean_pktsize", 500, 1, u64::MAX)
         .doc("mean packet size turning the link rate into packets/s for the automatic settings")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED mean_pktsize_ 500"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:134 Queue/RED mean_pktsize_ 500"),
 ];
 
 /// `queue = "red"`.

@@ -71,28 +71,28 @@ impl Default for SctpSpec {
 pub const SCTP_PARAMS: &[Param] = &[
     Param::size("mtu", 1500, 64, 1_000_000)
         .doc("path MTU: bytes on the wire of a full data packet")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP mtu_ 1500"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP mtu_ 1500 (:843)"),
     Param::size("overhead", 48, 0, 1_000_000)
         .doc("per-packet overhead of a data packet: IP 20 + SCTP common header 12 + DATA chunk header 16; below the MTU")
         .source("RFC 4960 §3 and §3.3.1 (so a full packet carries 1452 payload bytes)"),
     Param::int("init_cwnd", 2, 1, 1 << 20)
         .unit("MTUs")
         .doc("initial cwnd per destination")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP initialCwnd_ 2"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP initialCwnd_ 2 (:846)"),
     Param::size("init_ssthresh", 65536, 1, u64::MAX)
         .doc("initial ssthresh per destination")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP initialSsthresh_ 65536"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP initialSsthresh_ 65536 (:845)"),
     Param::size("rwnd", 65536, 1, u64::MAX)
         .doc("receiver buffer (advertised window)")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP initialRwnd_ 65536"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP initialRwnd_ 65536 (:844)"),
     Param::positive_duration("sack_delay", "200ms")
         .alt(Alt::False("a SACK for every packet"))
         .doc("delayed-SACK timer")
-        .source("RFC 4960 §6.2 (200 ms); ns-2.35 Agent/SCTP sackDelay_ 0.200"),
+        .source("RFC 4960 §6.2 (200 ms); ns-2.35 tcl/lib/ns-default.tcl:858 Agent/SCTP sackDelay_ 0.200"),
     Param::int("fast_rtx_threshold", 4, 1, 1000)
         .unit("miss indications")
         .doc("miss indications that trigger fast retransmit")
-        .source("the CMT-BERP paper's four duplicates (RFC 2960); RFC 4960 and ns-2.35's fastRtxTrigger_ use 3"),
+        .source("the CMT-BERP paper's four duplicates: ns-2.34's fastRtxTrigger_ 4 (ns-2.35 ns-default.tcl:850 and RFC 4960 use 3; docs/sources/ns2.md)"),
     Param::boolean("sfr", true)
         .doc("split fast retransmit (CMT)")
         .source("Iyengar et al. 2006 §IV-A (on in CMT)"),
@@ -108,13 +108,13 @@ pub const SCTP_PARAMS: &[Param] = &[
     Param::int("max_burst", 4, 0, 1 << 20)
         .unit("packets")
         .doc("most new packets sent per destination in reply to one SACK; 0 is unlimited")
-        .source("RFC 4960 §6.1 Max.Burst 4; ns-2.35 Agent/SCTP useMaxBurst_ 1"),
+        .source("RFC 4960 §6.1 Max.Burst 4; ns-2.35 ns-default.tcl:859 useMaxBurst_ 1 with MAX_BURST 4 (sctp.h:64)"),
 ];
 
 /// SCTP's RFC 4960 timer defaults for the shared RTO table (RTO.Initial 3 s).
 pub const SCTP_DEFAULTS: Layer = Layer {
     name: "sctp",
-    about: "RFC 4960 §15 RTO.Initial; ns-2.35 Agent/SCTP initialRto_ 3.0",
+    about: "RFC 4960 §15 RTO.Initial; ns-2.35 ns-default.tcl:847 Agent/SCTP initialRto_ 3.0",
     profile: false,
     values: &[("rto.initial", Lit::Str("3s"))],
 };

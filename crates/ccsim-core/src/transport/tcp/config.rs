@@ -85,7 +85,7 @@ pub const SENDER: &[Param] = &[
         .source("IPv4 (20) + TCP without options (20)"),
     Param::new("max_window", Ty::Packets { min: 1, max: U32 }, Dflt::None("unlimited"))
         .doc("maximum window in segments (a receiver window)")
-        .source("unlimited (ns-2's window_ is 20: set it for ns-2-era reproductions)"),
+        .source("unlimited (ns-2.35 ns-default.tcl:919 window_ 20: set it for ns-2-era reproductions)"),
     Param::new("init_cwnd", Ty::Int { min: 1, max: U32 }, Dflt::None(""))
         .derived("RFC 5681 §3.1 from the MSS: 4 if mss ≤ 1095, 3 if mss ≤ 2190, else 2", initial_window)
         .unit("segments")
@@ -98,7 +98,7 @@ pub const SENDER: &[Param] = &[
     Param::positive_duration("delayed_ack", "100ms")
         .alt(Alt::Bool("acknowledge every segment"))
         .doc("delayed-ACK timeout: the receiver acknowledges every second segment or after this delay")
-        .source("ns-2.35 tcl/lib/ns-default.tcl Agent/TCPSink/DelAck interval_ 100ms (RFC 5681 §4.2 allows up to 500 ms)"),
+        .source("ns-2.35 tcl/lib/ns-default.tcl:1066 Agent/TCPSink/DelAck interval_ 100ms (docs/sources/ns2.md); RFC 5681 §4.2 allows up to 500 ms"),
     Param::table("rto", rto::PARAMS)
         .doc("retransmission timer (RFC 6298)")
         .source("see the rto table"),
