@@ -29,6 +29,7 @@ use crate::units::{Bytes, Dur, Rate, SimTime};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 
 pub use coupled::Coupled;
 pub use cubic::Cubic;
@@ -184,7 +185,8 @@ pub fn find(name: &str) -> Option<&'static CcKind> {
 
 /// A controller's typed configuration from its resolved parameters.
 pub fn config<T: DeserializeOwned>(params: &Value) -> Result<T, String> {
-    crate::params::typed(params.clone())
+    T::deserialize(params)
+        .map_err(|e| format!("internal error: a declaration and its type disagree: {e}"))
 }
 
 /// The congestion controller of a TCP sender.
@@ -194,8 +196,9 @@ pub enum CcSpec {
     Named {
         /// Which.
         kind: &'static CcKind,
-        /// Its parameters (JSON object with `kind`).
-        params: Value,
+        /// Its parameters (JSON object with `kind`), shared by the copies of a `count`ed
+        /// flow.
+        params: Arc<Value>,
     },
     /// An MPTCP subflow's coupled controller.
     Coupled(coupled::CoupledSpec),
@@ -208,7 +211,10 @@ impl CcSpec {
         if let Value::Object(m) = &mut params {
             m.insert("kind".into(), Value::from(kind.kind.name));
         }
-        CcSpec::Named { kind, params }
+        CcSpec::Named {
+            kind,
+            params: Arc::new(params),
+        }
     }
 
     /// The controller's name.
@@ -255,7 +261,10 @@ impl<'de> Deserialize<'de> for CcSpec {
         let params = Value::deserialize(d)?;
         let name = params.get("kind").and_then(Value::as_str).unwrap_or("");
         match find(name) {
-            Some(kind) => Ok(CcSpec::Named { kind, params }),
+            Some(kind) => Ok(CcSpec::Named {
+                kind,
+                params: Arc::new(params),
+            }),
             None => Err(D::Error::custom(format!("unknown controller {name:?}"))),
         }
     }

@@ -13,6 +13,8 @@ use super::text::{describe, join, list, quoted_or, shorten};
 use super::value;
 use super::{Alt, Dflt, Entry, Kind, Kinds, Layer, Lit, Origin, Param, Resolved, Ty};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// One problem found in a document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +60,11 @@ impl Scope {
     }
 
     fn nested(&self, name: &str) -> Scope {
+        if self.layers.is_empty() {
+            // Paths matter only to layers, relative to where each applies: with none in
+            // force, nothing is built (the common case, and the parser's hot path).
+            return Scope::default();
+        }
         Scope {
             layers: self.layers.clone(),
             prefix: format!("{}{name}.", self.prefix),
@@ -67,9 +74,12 @@ impl Scope {
     /// The scope of kind `kind` of the kind-tagged table `name`: its own layers apply last,
     /// a chosen preset first.
     fn kind(&self, name: &str, kind: &'static Kind, preset: Option<&'static Layer>) -> Scope {
-        let mut s = self.nested(&format!("{name}.{}", kind.name));
-        if name.is_empty() {
-            s.prefix = format!("{}{}.", self.prefix, kind.name);
+        let mut s = Scope::default();
+        if !self.layers.is_empty() {
+            s = self.nested(&format!("{name}.{}", kind.name));
+            if name.is_empty() {
+                s.prefix = format!("{}{}.", self.prefix, kind.name);
+            }
         }
         for l in kind.layers {
             s.layers.push((l, s.prefix.clone()));
@@ -90,6 +100,9 @@ impl Scope {
     }
 
     fn lookup(&self, name: &str) -> Option<(Lit, &'static Layer)> {
+        if self.layers.is_empty() {
+            return None;
+        }
         let full = format!("{}{name}", self.prefix);
         self.layers.iter().find_map(|(l, base)| {
             let rel = full.strip_prefix(base.as_str())?;
@@ -189,8 +202,8 @@ fn read_entry(
     p: &'static Param,
     scope: &Scope,
 ) -> Entry {
-    let at = join(path, p.name);
     if let Some(v) = m.get(p.name) {
+        let at = join(path, p.name);
         if let Some((value, sub)) = read_value(cx, &at, v, p, scope) {
             return Entry {
                 param: p,
@@ -201,16 +214,21 @@ fn read_entry(
             };
         }
         // Go on with the default so that later checks see a plausible value.
-        let mut e = default_entry(cx, &at, p, scope, false);
+        let mut e = default_entry(cx, path, p, scope, false);
         e.origin = Origin::Explicit;
         e.bad = true;
         return e;
     }
-    default_entry(cx, &at, p, scope, true)
+    default_entry(cx, path, p, scope, true)
 }
 
-/// The value of an absent key: a profile's, or the declared default.
-fn default_entry(cx: &mut Cx, at: &str, p: &'static Param, scope: &Scope, report: bool) -> Entry {
+thread_local! {
+    /// Declared defaults already read, by parameter (see `default_entry`).
+    static DEFAULTS: RefCell<HashMap<usize, (Value, Option<Resolved>)>> = RefCell::default();
+}
+
+/// The value of an absent key of the table at `path`: a profile's, or the declared default.
+fn default_entry(cx: &mut Cx, path: &str, p: &'static Param, scope: &Scope, report: bool) -> Entry {
     let mut e = Entry {
         param: p,
         origin: Origin::Default,
@@ -229,7 +247,7 @@ fn default_entry(cx: &mut Cx, at: &str, p: &'static Param, scope: &Scope, report
             Dflt::Value(lit) => Some(lit),
             Dflt::Required(hint) => {
                 if report {
-                    cx.err(at, format!("missing; {hint}"));
+                    cx.err(&join(path, p.name), format!("missing; {hint}"));
                 }
                 None
             }
@@ -237,9 +255,25 @@ fn default_entry(cx: &mut Cx, at: &str, p: &'static Param, scope: &Scope, report
         },
     };
     if let Some(lit) = lit {
+        // A declared default read with no profile in force is the same every time: read it
+        // once per parameter (and thread).
+        let memo = e.origin == Origin::Default && scope.layers.is_empty();
+        let key = p as *const Param as usize;
+        if memo {
+            if let Some((value, sub)) = DEFAULTS.with(|d| d.borrow().get(&key).cloned()) {
+                e.value = value;
+                e.sub = sub;
+                return e;
+            }
+        }
+        // Defaults are valid (the declaration tests read each one): their path, built only
+        // for a message, is the parameter's name.
         let mut inner = Cx::default();
-        match read_value(&mut inner, at, &lit.to_value(), p, scope) {
+        match read_value(&mut inner, p.name, &lit.to_value(), p, scope) {
             Some((value, sub)) => {
+                if memo {
+                    DEFAULTS.with(|d| d.borrow_mut().insert(key, (value.clone(), sub.clone())));
+                }
                 e.value = value;
                 e.sub = sub;
             }
@@ -247,7 +281,7 @@ fn default_entry(cx: &mut Cx, at: &str, p: &'static Param, scope: &Scope, report
                 // A declaration bug (the unit tests read every default), never the user's.
                 for pr in inner.problems {
                     cx.err(
-                        &pr.path,
+                        &join(path, &pr.path),
                         format!("internal error: bad default: {}", pr.message),
                     );
                 }
@@ -325,13 +359,15 @@ pub fn read_flat(
     let own = |k: &Kind, key: &str| k.all_params().any(|p| p.name == key);
     let is_common = |key: &str| common.iter().any(|p| p.name == key);
     for key in m.keys().filter(|k| !is_common(k)) {
+        if kind.is_some_and(|k| own(k, key)) {
+            continue;
+        }
         let others: Vec<&str> = (kinds.list)()
             .into_iter()
             .filter(|k| own(k, key))
             .map(|k| k.name)
             .collect();
         match kind {
-            Some(k) if own(k, key) => {}
             Some(k) if !others.is_empty() => cx.err(
                 &join(path, key),
                 format!(
@@ -370,7 +406,6 @@ pub fn read_kinded(
     name: &str,
     scope: &Scope,
 ) -> Option<Resolved> {
-    let names = kinds.names();
     let owned;
     let m = match v {
         Value::Object(m) => m,
@@ -401,26 +436,27 @@ pub fn read_kinded(
                 path,
                 format!(
                     "expected {number}{} or a table such as {{ kind = \"{}\" }}, found {}",
-                    names
+                    kinds
+                        .names()
                         .iter()
                         .map(|n| format!("\"{n}\""))
                         .collect::<Vec<_>>()
                         .join(", "),
-                    names.first().copied().unwrap_or(""),
+                    kinds.names().first().copied().unwrap_or(""),
                     describe(other)
                 ),
             );
             return None;
         }
     };
-    let kp = join(path, "kind");
+    let kp = || join(path, "kind");
     let kind = match m.get("kind") {
         None => {
             cx.err(
-                &kp,
+                &kp(),
                 format!(
                     "missing; the table needs a kind, one of: {}",
-                    names.join(", ")
+                    kinds.names().join(", ")
                 ),
             );
             return None;
@@ -429,12 +465,12 @@ pub fn read_kinded(
             Some(k) => k,
             None => {
                 cx.err(
-                    &kp,
+                    &kp(),
                     format!(
                         "unknown {} \"{}\"; allowed: {}{}",
                         kinds.what,
                         shorten(s),
-                        list(&names, 30),
+                        list(&kinds.names(), 30),
                         kinds.note
                     ),
                 );
@@ -443,10 +479,10 @@ pub fn read_kinded(
         },
         Some(other) => {
             cx.err(
-                &kp,
+                &kp(),
                 format!(
                     "expected a string, one of: {}; found {}",
-                    names.join(", "),
+                    kinds.names().join(", "),
                     describe(other)
                 ),
             );

@@ -147,7 +147,7 @@ fn every_registered_controller_builds_from_its_defaults() {
         assert!(cx.problems.is_empty(), "{}: {:?}", c.kind.name, cx.problems);
         let spec = CcSpec::Named {
             kind: c,
-            params: r.to_json(),
+            params: std::sync::Arc::new(r.to_json()),
         };
         let cc = crate::cc::AnyCc::build(&spec, ctx).unwrap_or_else(|e| panic!("{e}"));
         use crate::cc::CongestionControl;
