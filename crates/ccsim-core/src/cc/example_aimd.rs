@@ -120,34 +120,4 @@ mod tests {
         let w = c.cwnd().0 as f64 / MSS as f64;
         assert!(w > 14.95 && w < 15.0, "{w}");
     }
-
-    #[test]
-    fn a_scenario_names_it_and_its_parameters_are_checked() {
-        let doc = |cc: &str| {
-            format!(
-                "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\n\
-                 rate = \"1Mbps\"\ndelay = \"1ms\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\n\
-                 cc = {cc}\napp = \"bulk\"\n"
-            )
-        };
-        let sc = crate::scenario::from_toml_str(&doc("{ kind = \"aimd\", b = 0.125 }"), "t")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let crate::scenario::TransportSpec::Tcp(t) = &sc.flows[0].transport else {
-            panic!("a TCP flow")
-        };
-        assert_eq!(
-            t.cc.config::<AimdConfig>(),
-            Some(AimdConfig { a: 1.0, b: 0.125 })
-        );
-        let e =
-            crate::scenario::from_toml_str(&doc("{ kind = \"aimd\", b = 1.5 }"), "t").unwrap_err();
-        assert_eq!(e.problems[0].path, "flow[0].cc.b");
-        assert_eq!(
-            e.problems[0].message,
-            "1.5 is out of range; allowed 0 < b < 1"
-        );
-        // It runs, boxed, like any other controller.
-        let r = crate::Simulation::new(sc).unwrap().finish();
-        assert!(r.flows[0].bytes_delivered > 0);
-    }
 }

@@ -106,6 +106,14 @@ pub enum Ty {
     },
     /// A queue limit: packets (`"333p"` or an integer) or a size (`"500KB"`), above zero.
     QueueLimit,
+    /// A count of the parameter's unit (an integer in `min..=max`) or a size (`"4380B"`),
+    /// above zero.
+    CountOrSize {
+        /// Smallest count.
+        min: u64,
+        /// Largest count.
+        max: u64,
+    },
     /// A start time: a duration, or `[lo, hi]` for a time drawn uniformly in that range.
     Start,
     /// One of these strings.

@@ -161,6 +161,11 @@ pub fn display(p: &Param, v: &Value) -> String {
                 .unwrap_or_default();
             format!("[{}]", items.join(", "))
         }
+        (Ty::CountOrSize { .. }, _) => match (v.get("count"), v.get("bytes")) {
+            (Some(n), _) => n.to_string(),
+            (_, Some(b)) => format!("\"{}\"", format_size(Bytes(b.as_u64().unwrap_or(0)))),
+            _ => v.to_string(),
+        },
         (Ty::QueueLimit, _) => match (v.get("packets"), v.get("bytes")) {
             (Some(p), _) => format!("\"{p}p\""),
             (_, Some(b)) => format!("\"{}\"", format_size(Bytes(b.as_u64().unwrap_or(0)))),

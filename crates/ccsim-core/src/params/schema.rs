@@ -82,6 +82,10 @@ pub fn value_schema(p: &Param, ty: &Ty) -> Value {
                 nonzero(&format!("p|{SIZE_UNITS}")),
             ] },
         ] }),
+        Ty::CountOrSize { min, max } => json!({ "anyOf": [
+            int(min, max),
+            string_with(SIZE_UNITS, true),
+        ] }),
         Ty::Start => {
             let d = string_with(DURATION_UNITS, false);
             json!({ "anyOf": [d, { "type": "array", "items": d, "minItems": 2, "maxItems": 2 }] })

@@ -139,6 +139,10 @@ fn base_type_text(p: &Param) -> String {
             None => "packets (\"16p\" or integer)".into(),
         },
         Ty::QueueLimit => "packets (\"333p\" or integer) or size (\"500KB\"), > 0".into(),
+        Ty::CountOrSize { min, max } => format!(
+            "integer n, {}, or size (\"4380B\") > 0",
+            int_range("n", min, max).unwrap_or_default()
+        ),
         Ty::Start => "duration, or [lo, hi] (uniform in the range)".into(),
         Ty::Choice(names) => quoted_or(names),
         Ty::Text => "string".into(),

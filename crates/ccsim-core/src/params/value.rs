@@ -141,6 +141,35 @@ pub(super) fn plain(cx: &mut Cx, path: &str, v: &Value, p: &Param, ty: &Ty) -> O
             in_range(cx, path, n, min, max, p.name, " packets", &hint).map(Value::from)
         }
         Ty::QueueLimit => queue_limit(cx, path, v),
+        Ty::CountOrSize { min, max } => match v {
+            Value::String(s) => match units::parse_size(s) {
+                Ok(b) if b.0 > 0 => Some(json!({ "bytes": b.0 })),
+                Ok(_) => {
+                    cx.err(path, format!("{} must be greater than zero", p.name));
+                    None
+                }
+                Err(e) => {
+                    cx.err(path, e);
+                    None
+                }
+            },
+            Value::Number(_) => {
+                let range = int_range(p.name, min, max).map_or(String::new(), |r| format!(", {r}"));
+                let n = uint(cx, path, v, &range)?;
+                in_range(cx, path, n, min, max, p.name, "", "").map(|n| json!({ "count": n }))
+            }
+            other => {
+                cx.err(
+                    path,
+                    format!(
+                        "expected a number of {} (an integer) or a size such as \"4380B\", found {}",
+                        p.unit,
+                        describe(other)
+                    ),
+                );
+                None
+            }
+        },
         Ty::Start => start(cx, path, v),
         Ty::Choice(names) => {
             let s = match v {

@@ -29,7 +29,7 @@ pub use parse::{explain, from_json_str, from_json_value, from_toml_str, toml_val
 // The components' configuration types, re-exported under the names scenarios have used.
 pub use crate::apps::{CbrSpec, StartSpec, TcpApp};
 pub use crate::cc::bwe::WestwoodFilter;
-pub use crate::cc::cmt::{BerpAttribution, BerpBeta, BerpIncrease, BerpSpec, CmtCcSpec};
+pub use crate::cc::cmt::{BerpAttribution, BerpBeta, BerpIncrease, BerpSpec, CmtCcSpec, CmtSpec};
 pub use crate::cc::coupled::daimd::DaimdSpec;
 pub use crate::cc::coupled::wvegas::WvegasSpec;
 pub use crate::cc::coupled::CoupledSpec;
@@ -48,7 +48,7 @@ pub use crate::params::Problem;
 pub use crate::trace::TraceSpec;
 pub use crate::transport::arc_config::{ArcFilterInit, ArcSpec};
 pub use crate::transport::mptcp::{MptcpSpec, SchedulerSpec};
-pub use crate::transport::sctp::{RtxPolicy, SctpSpec};
+pub use crate::transport::sctp::{CwndRule, RtxPolicy, SctpSpec};
 pub use crate::transport::tcp::config::rfc5681_initial_window;
 pub use crate::transport::tcp::path_select::{DropMetric, SelectKind, SelectSpec};
 pub use crate::transport::tcp::rto::RtoSpec;

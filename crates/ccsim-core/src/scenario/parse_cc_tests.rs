@@ -245,3 +245,25 @@ fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
     );
     assert_problem(&e.problems, "flow[0].arc.probing", "unknown key");
 }
+
+/// The worked example of docs/adding-a-controller.md (`cc/example_aimd.rs`, registered by
+/// one `#[cfg(test)]` line of `cc::CONTROLLERS`): a scenario names it, its parameters are
+/// checked from its declarations alone, and it runs, boxed, like any other controller.
+#[test]
+fn the_worked_example_controller_is_named_checked_and_run() {
+    use crate::cc::example_aimd::AimdConfig;
+    let cc: AimdConfig = cfg("{ kind = \"aimd\", b = 0.125 }", "aimd");
+    assert_eq!(cc, AimdConfig { a: 1.0, b: 0.125 });
+    let ps = cc_problems("{ kind = \"aimd\", b = 1.5 }");
+    assert_problem(
+        &ps,
+        "flow[0].cc.b",
+        "1.5 is out of range; allowed 0 < b < 1",
+    );
+    let ps = cc_problems("{ kind = \"aimd\", c = 1 }");
+    assert_problem(&ps, "flow[0].cc.c", "unknown key; allowed: kind, a, b");
+    let sc = from_toml_str(&cc_doc("\"aimd\""), "t").unwrap();
+    let r = crate::Simulation::new(sc).unwrap().finish();
+    assert!(r.flows[0].bytes_delivered > 0);
+    assert_eq!(r.flows[0].cc, "aimd");
+}

@@ -23,13 +23,32 @@ pub enum RtxPolicy {
     Cwnd,
 }
 
+/// How a destination's window admits new packets (docs/sctp.md, "Sending").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CwndRule {
+    /// Windows in MTUs; a packet may go if flight + chunk ≤ cwnd, so a window of k MTUs
+    /// carries k packets (default).
+    #[default]
+    WholePackets,
+    /// ns-2.35's agent: windows counted in units of the largest DATA chunk (MTU − IP and
+    /// common headers, 1468 B), and a packet may go while flight < cwnd (RFC 4960 §6.1 B
+    /// read literally, `SctpCMTAgent::SendMuch`), so a fractional window rounds up.
+    Ns2,
+}
+
 /// SCTP/CMT association parameters (declared in [`SCTP_PARAMS`] and [`FLOW_PARAMS`]).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[allow(missing_docs)] // each field is declared, with its doc and source, in SCTP_PARAMS/FLOW_PARAMS
 pub struct SctpSpec {
     pub mtu: u32,
     pub overhead: u32,
+    /// Initial cwnd per destination in MTUs (from `init_cwnd` as a number).
     pub init_cwnd: u32,
+    /// Initial cwnd per destination in bytes, when `init_cwnd` is a size (`"4380B"`, ns-2.35's
+    /// `SctpAgent::Reset`); overrides `init_cwnd`.
+    #[serde(default)]
+    pub init_cwnd_bytes: Option<u64>,
     pub init_ssthresh: u64,
     pub rwnd: u64,
     pub sack_delay: Option<Dur>,
@@ -40,15 +59,28 @@ pub struct SctpSpec {
     pub rtx_policy: RtxPolicy,
     pub max_burst: u32,
     pub rto: RtoSpec,
+    pub cwnd_rule: CwndRule,
+    pub pf: bool,
+    pub pf_cwnd: u32,
     pub cc: CmtCcSpec,
     pub app: TcpApp,
 }
 
 impl SctpSpec {
-    /// From a resolved SCTP flow (the `sctp` table's values sit beside the others here).
+    /// From a resolved SCTP flow (the `sctp` table's values sit beside the others here;
+    /// `init_cwnd` is MTUs or bytes).
     pub fn from_resolved(r: &Resolved) -> Result<SctpSpec, String> {
         let mut v = r.to_json();
-        if let Some(Value::Object(t)) = v.get_mut("sctp").map(Value::take) {
+        if let Some(Value::Object(mut t)) = v.get_mut("sctp").map(Value::take) {
+            let init = t.remove("init_cwnd").unwrap_or(Value::Null);
+            t.insert(
+                "init_cwnd".into(),
+                init.get("count").cloned().unwrap_or(Value::from(2)),
+            );
+            t.insert(
+                "init_cwnd_bytes".into(),
+                init.get("bytes").cloned().unwrap_or(Value::Null),
+            );
             if let Value::Object(m) = &mut v {
                 m.extend(t);
             }
@@ -75,9 +107,9 @@ pub const SCTP_PARAMS: &[Param] = &[
     Param::size("overhead", 48, 0, 1_000_000)
         .doc("per-packet overhead of a data packet: IP 20 + SCTP common header 12 + DATA chunk header 16; below the MTU")
         .source("RFC 4960 §3 and §3.3.1 (so a full packet carries 1452 payload bytes)"),
-    Param::int("init_cwnd", 2, 1, 1 << 20)
+    Param::new("init_cwnd", Ty::CountOrSize { min: 1, max: 1 << 20 }, Dflt::Value(Lit::Int(2)))
         .unit("MTUs")
-        .doc("initial cwnd per destination")
+        .doc("initial cwnd per destination: MTUs, or a size (ns-2.35's SctpAgent::Reset gives 4380 B)")
         .source("ns-2.35 tcl/lib/ns-default.tcl Agent/SCTP initialCwnd_ 2 (:846)"),
     Param::size("init_ssthresh", 65536, 1, u64::MAX)
         .doc("initial ssthresh per destination")
@@ -109,6 +141,16 @@ pub const SCTP_PARAMS: &[Param] = &[
         .unit("packets")
         .doc("most new packets sent per destination in reply to one SACK; 0 is unlimited")
         .source("RFC 4960 §6.1 Max.Burst 4; ns-2.35 ns-default.tcl:859 useMaxBurst_ 1 with MAX_BURST 4 (sctp.h:64)"),
+    Param::choice("cwnd_rule", "whole_packets", &["whole_packets", "ns2"])
+        .doc("how a window admits packets: whole packets (flight + chunk ≤ cwnd), or ns-2.35's rule (windows in DATA chunks, send while flight < cwnd)")
+        .source("our choice: a window of k MTUs carries k packets; ns2 is SctpCMTAgent::SendMuch (docs/sctp.md)"),
+    Param::boolean("pf", false)
+        .doc("CMT-PF: a destination with a T3 timeout is potentially failed and probed by HEARTBEATs")
+        .source("our choice: off (ns-2.35 useCmtPF_ on, ns-default.tcl:895; docs/sctp.md)"),
+    Param::int("pf_cwnd", 2, 1, 1 << 20)
+        .unit("MTUs")
+        .doc("cwnd of a potentially-failed destination made active again by a HEARTBEAT ACK")
+        .source("ns-2.35 cmtPFCwnd_ 2 (ns-default.tcl:896)"),
 ];
 
 /// SCTP's RFC 4960 timer defaults for the shared RTO table (RTO.Initial 3 s).
