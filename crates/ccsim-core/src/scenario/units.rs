@@ -262,7 +262,8 @@ fn parse_in(input: &str, fam: &Family) -> Result<u64, String> {
     if v == 0 && num.mant != 0 {
         let base = fam.units[0].0;
         return Err(format!(
-            "\"{input}\" is smaller than the resolution of 1{base}; use 0{base} or a larger value"
+            "\"{input}\" is smaller than the resolution of 1{base}; the smallest value above \
+             zero is \"1{base}\""
         ));
     }
     Ok(v)
@@ -337,6 +338,18 @@ pub fn parse_queue_limit(s: &str) -> Result<QueueLimit, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value below the resolution suggests one that is accepted (it once suggested
+    /// "0bps", which a rate refuses).
+    #[test]
+    fn below_the_resolution_suggests_an_accepted_value() {
+        let e = parse_rate("0.4bps").unwrap_err();
+        assert!(e.contains("\"1bps\""), "{e}");
+        assert_eq!(parse_rate("1bps"), Ok(Rate(1)));
+        let e = parse_duration("0.1ns").unwrap_err();
+        assert!(e.contains("\"1ns\""), "{e}");
+        assert!(!e.contains("0ns"), "{e}");
+    }
 
     #[test]
     fn durations_are_exact() {
