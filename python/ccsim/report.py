@@ -240,6 +240,19 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _md_code(text: str) -> str:
+    """``text`` as a Markdown code span that shows it as written (CommonMark: a fence one
+    backtick longer than the longest run inside, padded when the text starts or ends with
+    one; newlines, which a span cannot hold, shown as ``\\n``)."""
+    import re
+
+    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def render_markdown(runs: Sequence[ExperimentRun], report_dir: Path) -> str:
     version = _core.version()
     lines = ["# ccsim reproduction report", "", f"ccsim {version} · generated {time.strftime('%Y-%m-%d %H:%M:%S')}", ""]
@@ -277,7 +290,7 @@ def render_markdown(runs: Sequence[ExperimentRun], report_dir: Path) -> str:
         lines.append(
             f"mode {r.mode} · {o.total} points ({o.skipped} from the store, {o.done} run now, {len(o.failed)} failed) · "
             f"simulation wall time {format_duration(r.sim_wall_s)} (sum over points) · this run {format_duration(r.wall_s)} · "
-            f"store `{o.store}` · ccsim {version}"
+            f"store {_md_code(str(o.store))} · ccsim {version}"
         )
         for pt, err in o.failed:
             lines += ["", f"    failed point {pt.index} ({pt.overrides}, seed {pt.seed}): {err}"]
