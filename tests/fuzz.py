@@ -213,6 +213,15 @@ WEIRD: list[Any] = [
 ]
 
 
+#: Values that are often valid somewhere: mutations with these reach the engine more often.
+MILD: list[Any] = [
+    "1Mbps", "10Mbps", "100Mbps", "1Gbps", "10Gbps", "100bps", "1ms", "10ms", "200ms", "1s", "0s", "1ns", "1p", "10p",
+    "1000p", "100000p", "1500B", "64KiB", "10MB", 0, 1, 2, 3, 0.0, 0.001, 0.1, 0.5, 0.99, 1.0, 100, 1460, 65535, True,
+    False, "reno", "cubic", "vegas", "westwood", "fast", "newreno", "sack", "red", "droptail", "bulk", "onoff", "cbr",
+    "delay", "hops", "per_hop", "fast", "inf", "all", "none", ["0s", "0.1s"], {"kind": "red"}, {"kind": "bulk", "size": "10KB"},
+]
+
+
 def mutate(doc: Any, draw_index, draw_weird, ops: int) -> tuple[Any, list[str]]:
     """Apply ``ops`` mutations to a copy of ``doc``; ``draw_index(n)`` picks one of n,
     ``draw_weird()`` a hostile value. Returns the document and what was done."""
