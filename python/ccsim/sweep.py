@@ -256,7 +256,9 @@ class Plan:
             if clash:
                 problems.append((f"point[{i}]", f"key(s) also in the grid: {', '.join(sorted(clash))}"))
         if not problems and self.count() > MAX_POINTS:
-            sizes = " × ".join([f"{len(self.points)} points"] * bool(self.points) + [f"{len(v)}" for v in self.grid.values()] + [f"{self.seeds} seeds"])
+            factors = [f"{len(self.points)} explicit points"] if self.points else []
+            factors += [f"{len(v)} values of {k}" for k, v in self.grid.items()]
+            sizes = " × ".join(factors + [f"{self.seeds:,} seeds"])
             problems.append(("", f"the plan has {self.count():,} points ({sizes}), more than the {MAX_POINTS:,} one sweep may "
                                  "have; split it into several plans (each into its own store, or the same one with --resume)"))
         if problems:
