@@ -54,8 +54,10 @@ def run_case(case: dict) -> dict:
         except BaseException:  # noqa: BLE001 - every escape is a finding
             traceback.print_exc()
             result["code"] = "exception"
-    result["stdout"] = out.getvalue()[-4000:]
-    result["stderr"] = err.getvalue()[-4000:]
+    o, e = out.getvalue(), err.getvalue()
+    # the head says what happened (a summary's first line), the tail how it ended
+    result["stdout"] = o if len(o) <= 8000 else o[:4000] + "\n[...]\n" + o[-4000:]
+    result["stderr"] = e if len(e) <= 8000 else e[:4000] + "\n[...]\n" + e[-4000:]
     return result
 
 

@@ -14,6 +14,7 @@ every file there).
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -73,7 +74,8 @@ def _draws(data, mild: bool = False):
     """Pickers of an index and of a value (hostile, or with ``mild`` often a valid one)."""
     draw_index = lambda n: data.draw(st.integers(0, max(0, n - 1)))  # noqa: E731
     pool = fuzz.MILD if mild else fuzz.WEIRD
-    draw_weird = lambda: data.draw(st.sampled_from(pool))  # noqa: E731
+    # a copy: a drawn list or table is changed by later mutations, and the pool must not be
+    draw_weird = lambda: copy.deepcopy(data.draw(st.sampled_from(pool)))  # noqa: E731
     return draw_index, draw_weird
 
 

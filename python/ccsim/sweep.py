@@ -582,6 +582,10 @@ class SweepProgress:
 # ---------------------------------------------------------------------------- backends
 
 
+def _short(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 @dataclass
 class SweepOutcome:
     """What a sweep did: counts, failures, wall time, the store."""
@@ -605,7 +609,7 @@ class SweepOutcome:
         if self.failed:
             lines.append(f"Failed points ({len(self.failed)}):")
             for pt, err in self.failed[:50]:
-                what = ", ".join(f"{k}={v!r}" for k, v in pt.overrides.items())
+                what = ", ".join(f"{k}={_short(repr(v))}" for k, v in pt.overrides.items())
                 lines.append(f"  point {pt.index} [{pt.id}] ({what + ', ' if what else ''}seed={pt.seed}): {err.splitlines()[0] if err else ''}")
                 for extra in err.splitlines()[1:6]:
                     lines.append(f"      {extra}")
