@@ -1,6 +1,8 @@
 //! Scenario documents: the typed model, the validating parser and ready-made builders.
 
+pub mod budget;
 pub mod builders;
+pub mod limits;
 pub mod model;
 pub mod model_mptcp;
 pub mod model_sctp;

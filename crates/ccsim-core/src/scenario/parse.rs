@@ -37,6 +37,7 @@ mod parse_tests;
 mod reader;
 
 use super::model::*;
+use super::{budget, limits};
 use super::{Problem, ScenarioError};
 use crate::units::{Dur, Rate};
 use parse_queue::{default_droptail, parse_loss, parse_queue};
@@ -45,9 +46,26 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 /// Parse and validate a JSON-like document; `source` names it in the error.
+///
+/// The raw document is checked first (`limits`: nesting, control characters, non-finite
+/// numbers), then read field by field, then its memory and work are estimated (`budget`);
+/// every problem of the three passes is reported together.
 pub fn from_json_value(doc: &Value, source: &str) -> Result<Scenario, ScenarioError> {
+    let (limit_problems, sanitised) = limits::check_document(doc);
     let mut cx = Cx::default();
-    let scenario = parse_document(&mut cx, doc);
+    let scenario = parse_document(&mut cx, sanitised.as_ref().unwrap_or(doc));
+    // a value the limits pass reported is not reported again by the parser
+    cx.problems.retain(|p| {
+        !limit_problems
+            .iter()
+            .any(|l| limits::is_within(&p.path, &l.path))
+    });
+    cx.problems.extend(limit_problems);
+    if let Some(s) = &scenario {
+        if cx.problems.is_empty() {
+            cx.problems.extend(budget::check(s));
+        }
+    }
     match scenario {
         Some(s) if cx.problems.is_empty() => Ok(s),
         _ => {
@@ -64,26 +82,49 @@ pub fn from_json_value(doc: &Value, source: &str) -> Result<Scenario, ScenarioEr
     }
 }
 
+fn text_error(source: &str, message: String) -> ScenarioError {
+    ScenarioError {
+        source: source.into(),
+        problems: vec![Problem {
+            path: String::new(),
+            message,
+        }],
+    }
+}
+
 /// Parse and validate JSON text.
 pub fn from_json_str(text: &str, source: &str) -> Result<Scenario, ScenarioError> {
+    if let Some(p) = limits::check_text(text) {
+        return Err(text_error(source, p.message));
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(v) => from_json_value(&v, source),
-        Err(e) => Err(ScenarioError {
-            source: source.into(),
-            problems: vec![Problem {
-                path: String::new(),
-                message: format!(
-                    "invalid JSON at line {}, column {}: {e}",
-                    e.line(),
-                    e.column()
-                ),
-            }],
-        }),
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => Err(text_error(
+            source,
+            format!(
+                "nested more than {} tables or lists deep (at line {}, column {}); a scenario \
+                 needs a few levels",
+                limits::MAX_DEPTH,
+                e.line(),
+                e.column()
+            ),
+        )),
+        Err(e) => Err(text_error(
+            source,
+            format!(
+                "invalid JSON at line {}, column {}: {e}",
+                e.line(),
+                e.column()
+            ),
+        )),
     }
 }
 
 /// Parse and validate TOML text.
 pub fn from_toml_str(text: &str, source: &str) -> Result<Scenario, ScenarioError> {
+    if let Some(p) = limits::check_text(text) {
+        return Err(text_error(source, p.message));
+    }
     match toml::from_str::<toml::Value>(text) {
         Ok(v) => from_json_value(&toml_to_json(v), source),
         Err(e) => {
@@ -94,13 +135,7 @@ pub fn from_toml_str(text: &str, source: &str) -> Result<Scenario, ScenarioError
             } else {
                 message = format!("invalid TOML: {message}");
             }
-            Err(ScenarioError {
-                source: source.into(),
-                problems: vec![Problem {
-                    path: String::new(),
-                    message,
-                }],
-            })
+            Err(text_error(source, message))
         }
     }
 }
@@ -117,15 +152,15 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// TOML to JSON: datetimes become strings, non-finite floats become strings ("inf", "nan")
-/// so that they are reported as bad values rather than silently lost.
+/// TOML to JSON: datetimes become strings, non-finite floats the marker that `limits`
+/// reports by key (JSON has no NaN or infinity).
 fn toml_to_json(v: toml::Value) -> Value {
     match v {
         toml::Value::String(s) => Value::String(s),
         toml::Value::Integer(i) => Value::from(i),
         toml::Value::Float(f) => match serde_json::Number::from_f64(f) {
             Some(n) => Value::Number(n),
-            None => Value::String(f.to_string()),
+            None => limits::non_finite_value(f),
         },
         toml::Value::Boolean(b) => Value::Bool(b),
         toml::Value::Datetime(d) => Value::String(d.to_string()),
@@ -157,8 +192,15 @@ fn order_key(path: &str) -> (u8, usize) {
 }
 
 const TOP_KEYS: &[&str] = &["simulation", "trace", "link", "flow", "routing", "event"];
-const SIM_KEYS: &[&str] = &["duration", "seed", "routing", "link_model", "threads"];
-const TRACE_KEYS: &[&str] = &["interval", "flows", "links"];
+const SIM_KEYS: &[&str] = &[
+    "duration",
+    "seed",
+    "routing",
+    "link_model",
+    "threads",
+    "memory_limit",
+];
+const TRACE_KEYS: &[&str] = &["interval", "flows", "links", "max_samples"];
 const LINK_KEYS: &[&str] = &[
     "between", "from", "to", "rate", "delay", "queue", "loss", "name",
 ];
@@ -180,9 +222,15 @@ fn parse_document(cx: &mut Cx, doc: &Value) -> Option<Scenario> {
         Some(v) => parse_trace(cx, v),
         None => RawTrace::default(),
     };
+    let max_samples = trace.max_samples;
     let net = parse_links(cx, top.get("link"));
     let flows = parse_flow::parse_flows(cx, top.get("flow"), &net);
-    let trace = resolve_trace(cx, trace, &net, &flows);
+    let mut trace = resolve_trace(cx, trace, &net, &flows);
+    if let (Some(n), Some(s)) = (max_samples, &sim) {
+        // decimate: the whole run at the finest interval that keeps at most n samples
+        let least = s.duration.0.div_ceil(n.saturating_sub(1).max(1));
+        trace.interval = trace.interval.max(Dur(least));
+    }
     let dv = parse_dv::parse_routing(cx, top.get("routing"), &net);
     let link_events = parse_dv::parse_events(cx, top.get("event"), &net);
     let sim = sim?;
@@ -192,6 +240,7 @@ fn parse_document(cx: &mut Cx, doc: &Value) -> Option<Scenario> {
         routing: sim.routing,
         link_model: sim.link_model,
         threads: sim.threads,
+        memory_limit: sim.memory_limit,
         trace,
         nodes: net.nodes,
         links: net.links,
@@ -210,6 +259,7 @@ struct Sim {
     routing: RoutingMetric,
     link_model: LinkModel,
     threads: u32,
+    memory_limit: Option<u64>,
 }
 
 fn parse_simulation(cx: &mut Cx, v: &Value) -> Option<Sim> {
@@ -266,12 +316,24 @@ fn parse_simulation(cx: &mut Cx, v: &Value) -> Option<Sim> {
             }
         },
     };
+    let memory_limit = m.get("memory_limit").and_then(|v| {
+        let b = size_or_bytes(cx, "simulation.memory_limit", v, "a memory limit")?;
+        if b.0 < 1 << 20 {
+            cx.err(
+                "simulation.memory_limit",
+                format!("must be at least 1MiB, found {b}"),
+            );
+            return None;
+        }
+        Some(b.0)
+    });
     Some(Sim {
         duration,
         seed,
         routing,
         link_model,
         threads,
+        memory_limit,
     })
 }
 
@@ -290,6 +352,8 @@ struct RawTrace {
     interval: Dur,
     flows: Selection,
     links: Selection,
+    /// Keep at most this many sampling instants (the interval widens to fit).
+    max_samples: Option<u64>,
 }
 
 impl Default for RawTrace {
@@ -298,6 +362,7 @@ impl Default for RawTrace {
             interval: Dur::from_millis(100),
             flows: Selection::All,
             links: Selection::All,
+            max_samples: None,
         }
     }
 }
@@ -313,6 +378,9 @@ fn parse_trace(cx: &mut Cx, v: &Value) -> RawTrace {
         .and_then(|v| duration(cx, "trace.interval", v))
     {
         t.interval = d;
+    }
+    if let Some(v) = m.get("max_samples") {
+        t.max_samples = uint_in(cx, "trace.max_samples", v, "samples", 2, u64::MAX);
     }
     if let Some(v) = m.get("flows") {
         t.flows = selection(cx, "trace.flows", v, "flow");

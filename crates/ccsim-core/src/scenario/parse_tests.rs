@@ -731,7 +731,7 @@ fn toml_syntax_errors_give_line_and_column() {
             .replace("delay = \"5ms\"", "delay = \"5ms\"\nloss = nan"),
     );
     assert_problem(&ps, "trace.interval", "1979-05-27");
-    assert_problem(&ps, "link[0].loss", "\"NaN\"");
+    assert_problem(&ps, "link[0].loss", "nan is not allowed");
 }
 
 #[test]

@@ -185,6 +185,18 @@ fn article(what: &str) -> &'static str {
 
 /// Parse `input` as a quantity of family `fam`, in base units.
 fn parse_in(input: &str, fam: &Family) -> Result<u64, String> {
+    parse_quoting(input, fam).map_err(|e| {
+        // a message quotes the value; a long one is cut, so a message stays a line
+        if input.chars().count() > 60 {
+            let cut: String = input.chars().take(57).collect();
+            e.replace(input, &format!("{cut}..."))
+        } else {
+            e
+        }
+    })
+}
+
+fn parse_quoting(input: &str, fam: &Family) -> Result<u64, String> {
     let what = fam.what;
     let help = format!("e.g. \"{}\" (units: {})", fam.example, fam.listed);
     let help_tail = format!("\"{}\" (units: {})", fam.example, fam.listed);
@@ -262,7 +274,8 @@ fn parse_in(input: &str, fam: &Family) -> Result<u64, String> {
     if v == 0 && num.mant != 0 {
         let base = fam.units[0].0;
         return Err(format!(
-            "\"{input}\" is smaller than the resolution of 1{base}; use 0{base} or a larger value"
+            "\"{input}\" is smaller than the resolution of 1{base}; the smallest value above \
+             zero is \"1{base}\""
         ));
     }
     Ok(v)
@@ -338,6 +351,20 @@ pub fn parse_queue_limit(s: &str) -> Result<QueueLimit, String> {
 mod tests {
     use super::*;
 
+    /// A value below the resolution suggests one that is accepted (it once suggested
+    /// "0bps", which a rate refuses).
+    #[test]
+    fn below_the_resolution_suggests_an_accepted_value() {
+        let e = parse_rate("0.4bps").unwrap_err();
+        assert!(e.contains("\"1bps\""), "{e}");
+        assert_eq!(parse_rate("1bps"), Ok(Rate(1)));
+        let long = format!("{}s", "9".repeat(500));
+        assert!(parse_duration(&long).unwrap_err().len() < 200);
+        let e = parse_duration("0.1ns").unwrap_err();
+        assert!(e.contains("\"1ns\""), "{e}");
+        assert!(!e.contains("0ns"), "{e}");
+    }
+
     #[test]
     fn durations_are_exact() {
         assert_eq!(parse_duration("0.1s"), Ok(Dur(100_000_000)));
@@ -377,6 +404,8 @@ mod tests {
         assert!(e.contains("expected a number"), "{e}");
         let e = parse_duration("1e3ms").unwrap_err();
         assert!(e.contains("unknown unit"), "{e}");
+        let long = format!("{}s", "9".repeat(500));
+        assert!(parse_duration(&long).unwrap_err().len() < 200);
         let e = parse_duration("0.1ns").unwrap_err();
         assert!(e.contains("resolution"), "{e}");
         let e = parse_duration("99999999999999999999h").unwrap_err();
