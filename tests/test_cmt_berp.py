@@ -10,7 +10,7 @@ import pytest
 from ccsim import cli
 from ccsim.api import run
 from ccsim.experiments import cmt_berp as cb
-from ccsim.experiments import get, registry
+from ccsim.experiments import get, quick_claim_failures, registry
 from ccsim.results import load
 
 pytestmark = pytest.mark.needs_core
@@ -78,3 +78,10 @@ def test_path_series_has_beta_and_alpha():
     # β_i sums to one over the two paths at each instant (eq. 2).
     sums = late.groupby("time_s")["beta"].sum()
     assert ((sums - 1).abs() < 1e-9).all()
+
+
+def test_quick_decidable_claims_hold(out):
+    exp = get("cmt-berp")
+    df = load(out / "cmt-berp" / "store")
+    assert sum(c.quick_tolerance is not None for c in exp.claims) == 3
+    assert quick_claim_failures(exp, df) == []

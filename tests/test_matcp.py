@@ -10,7 +10,7 @@ import pytest
 
 import ccsim
 from ccsim import cli
-from ccsim.experiments import get, registry
+from ccsim.experiments import get, quick_claim_failures, registry
 from ccsim.experiments import matcp
 from ccsim.results import load
 
@@ -98,3 +98,11 @@ def test_quick_matcp_balances_the_paths_that_single_path_does_not(out):
         assert f3[c] < 0.6 * f3["single"], (c, f3.to_dict())
     # Fig. 5 reading (b): the RTT selector sends less to the longest-delay path than RTT variation.
     assert matcp.rtt_underuse(df) < 1.0
+
+
+def test_quick_decidable_claims_hold(out):
+    exp = get("matcp")
+    df = load(out / "matcp" / "store")
+    df.attrs["store"] = str(out / "matcp" / "store")
+    assert sum(c.quick_tolerance is not None for c in exp.claims) == 2
+    assert quick_claim_failures(exp, df) == []

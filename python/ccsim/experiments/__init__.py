@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from ccsim.sweep import Plan
 
-__all__ = ["Experiment", "Figure", "Claim", "registry", "get", "load_table", "MODULES"]
+__all__ = ["Experiment", "Figure", "Claim", "registry", "get", "load_table", "quick_claim_failures", "MODULES"]
 
 #: Experiment modules, in report order.
 MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd")
@@ -54,7 +54,13 @@ class Claim:
 
     ``kind``: ``"approx"`` — ours must be within ``tolerance`` of ``paper_value``;
     ``"at_least"`` / ``"at_most"`` — the paper's value is a bound (ours ≥ / ≤ it, give or
-    take ``tolerance``). ``unit`` is for display."""
+    take ``tolerance``). ``unit`` is for display.
+
+    ``quick_tolerance``: the experiment's quick mode decides this claim too, with this
+    tolerance (usually ``tolerance``; a quick run that is smaller than the paper's may need
+    another, given with its reason where the claim is written). ``None``: quick mode cannot
+    decide it (the points are missing or too small). The tests run every experiment's quick
+    mode and require each claim it decides to hold (:func:`quick_claim_failures`)."""
 
     paper_ref: str
     text: str
@@ -63,19 +69,26 @@ class Claim:
     unit: str = ""
     tolerance: float = 0.0
     kind: str = "approx"
+    quick_tolerance: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"Claim.kind must be one of {KINDS}, not {self.kind!r}")
 
-    def holds(self, value: float) -> bool:
+    def holds(self, value: float, tolerance: float | None = None) -> bool:
+        """Whether ``value`` agrees with the paper, within ``tolerance`` (default: the claim's)."""
+        tol = self.tolerance if tolerance is None else tolerance
         if value is None or (isinstance(value, float) and math.isnan(value)):
             return False
         if self.kind == "at_least":
-            return value >= self.paper_value - self.tolerance
+            return value >= self.paper_value - tol
         if self.kind == "at_most":
-            return value <= self.paper_value + self.tolerance
-        return abs(value - self.paper_value) <= self.tolerance
+            return value <= self.paper_value + tol
+        return abs(value - self.paper_value) <= tol
+
+    def quick(self, tolerance: float | None = None) -> Claim:
+        """This claim, decided by quick mode as well, with ``tolerance`` (default: the claim's)."""
+        return replace(self, quick_tolerance=self.tolerance if tolerance is None else tolerance)
 
     def paper_text(self) -> str:
         sign = {"at_least": "≥ ", "at_most": "≤ ", "approx": ""}[self.kind]
@@ -128,6 +141,24 @@ def get(name: str) -> Experiment:
     if name not in reg:
         raise KeyError(f"unknown experiment {name!r}; known: {', '.join(reg)}")
     return reg[name]
+
+
+def quick_claim_failures(exp: Experiment, df: pd.DataFrame) -> list[str]:
+    """The claims of ``exp`` that quick mode decides (``quick_tolerance`` set) and that do not
+    hold on ``df`` (the flows table of a quick run, as figures and claims receive it), each
+    as a line with its value."""
+    out = []
+    for c in exp.claims:
+        if c.quick_tolerance is None:
+            continue
+        try:
+            value = float(c.compute(df))
+        except Exception as e:  # noqa: BLE001 - reported, not raised
+            out.append(f"{c.paper_ref}: {c.text}: {type(e).__name__}: {e}")
+            continue
+        if not c.holds(value, c.quick_tolerance):
+            out.append(f"{c.paper_ref}: {c.text}: {value:.6g} against {c.paper_value:g} ({c.kind}, ± {c.quick_tolerance:g})")
+    return out
 
 
 def load_table(df: pd.DataFrame, table: str) -> pd.DataFrame:

@@ -290,12 +290,15 @@ CLAIMS = [
           lambda df: mean_goodput(df, "ARC", 2000.0) / 1e3, unit="kb/s", tolerance=5.0),
     Claim("Fig. 3", "TCPs at RTT 2000 s, p = 0.001: best TCP's mean goodput (\"basically unable to send data\")", 1.0,
           lambda df: max((mean_goodput(df, p, 2000.0) for p in TCPS), default=float("nan")) / 1e3, unit="kb/s", kind="at_most"),
+    # Quick mode (2 MB files, a few round trips at RTT 600 s) decides a weaker form: ARC, which
+    # probes by time and not by round trip, must still beat every TCP at every loss rate (≥ 1×).
     Claim("Fig. 4", "RTT 600 s, p from 1e-4 to 1e-2: smallest ratio ARC / best TCP (mean goodputs) over the loss range",
-          10.0, lambda df: float(fig4_ratios(df).min()), unit="×", kind="at_least"),
+          10.0, lambda df: float(fig4_ratios(df).min()), unit="×", kind="at_least", quick_tolerance=9.0),
     Claim("Fig. 4", "RTT 600 s, p from 1e-4 to 1e-2: largest ratio ARC / best TCP over the loss range (two orders of magnitude)",
           100.0, lambda df: float(fig4_ratios(df).max()), unit="×", tolerance=50.0),
     Claim("Fig. 5", "ARC, p = 0.001: goodput at RTT 200 s / goodput at RTT 2 s, largest file (goodput decreases with RTT)",
-          1.0, lambda df: mean_goodput(df, "ARC", 200.0) / mean_goodput(df, "ARC", 2.0), unit="", kind="at_most"),
+          1.0, lambda df: mean_goodput(df, "ARC", 200.0) / mean_goodput(df, "ARC", 2.0), unit="", kind="at_most",
+          quick_tolerance=0.0),
     Claim("Fig. 5", "ARC, RTT 200 s, p = 0.001: smallest file reaching 90 % of the largest mean goodput (\"a few tens of MB\")",
           30.0, plateau_size_mb, unit="MB", tolerance=20.0),
 ]

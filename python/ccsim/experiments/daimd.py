@@ -275,18 +275,35 @@ def _t2(setting: str, col: str, path: str) -> Claim:
                  lambda df: _cell(df, "reno", cc, setting, key), unit="Mb/s", tolerance=TOL_TABLE2)
 
 
+#: The cells quick mode (40 s runs, one seed) decides: those the full reproduction confirms
+#: (docs/daimd.md) and one 40 s run measures within the same tolerance. Not the capacity
+#: setting's path A and total (full: −1.05 and −1.07 against ±1; a 40 s run lands either side),
+#: DAIMD's Table II and the Reno cells beside it (documented discrepancy), nor LIA's cells
+#: just outside ±0.5 Mb/s in full mode.
+QUICK_CELLS = {("idle", "DAIMD", "delay", "A"), ("idle", "DAIMD", "delay", "B"), ("idle", "DAIMD", "delay", "total"),
+               ("idle", "DAIMD", "cap", "B"), ("reno", "LIA", "cap", "B"), ("reno", "LIA", "delay", "A"),
+               ("reno", "LIA", "equal", "B")}
+
+
+def _quick_cell(claim: Claim, cross: str, cc: str, setting: str, path: str) -> Claim:
+    return claim.quick() if (cross, cc, setting, path) in QUICK_CELLS else claim
+
+
 CLAIMS = [
-    *[_t1(s, p) for s in IDLE_SETTINGS for p in ("A", "B", "total")],
+    *[_quick_cell(_t1(s, p), "idle", "DAIMD", s, p) for s in IDLE_SETTINGS for p in ("A", "B", "total")],
     Claim("Figs. 2–3", "DAIMD on idle paths: loss events after slow start per run (\"no loss after slow start\")", 0.0,
-          lambda df: losses_after_slow_start(df, "idle", "DAIMD"), unit="", tolerance=0.5, kind="at_most"),
-    *[_t2(s, c, p) for s in SHARED_SETTINGS for c in ("DAIMD", "LIA") for p in ("A", "B", "total")],
+          lambda df: losses_after_slow_start(df, "idle", "DAIMD"), unit="", tolerance=0.5, kind="at_most").quick(),
+    *[_quick_cell(_t2(s, c, p), "reno", c, s, p) for s in SHARED_SETTINGS for c in ("DAIMD", "LIA")
+      for p in ("A", "B", "total")],
     *[_t2(s, "Reno (DAIMD)", p) for s in SHARED_SETTINGS for p in ("A", "B")],
+    # Quick decides DAIMD's ratio and the idle-path queueing; not LIA's ratio (0.80 in full
+    # mode, above 1 in one 40 s run: the subflows' share is still settling).
     Claim("Table II", "DAIMD: largest subflow / Reno ratio on a path (\"never more than the Reno flow\")", 1.0,
-          lambda df: max_subflow_over_reno(df, "DAIMD"), unit="×", kind="at_most"),
+          lambda df: max_subflow_over_reno(df, "DAIMD"), unit="×", kind="at_most").quick(),
     Claim("Table II", "LIA: largest subflow / Reno ratio on a path", 1.0,
           lambda df: max_subflow_over_reno(df, "LIA"), unit="×", kind="at_most"),
     Claim("§IV.B", "Idle paths: DAIMD induces less queueing delay than LIA (largest DAIMD / LIA ratio of a path's mean "
-          "queueing delay)", 1.0, lambda df: queueing_ratio(df, "idle"), unit="×", kind="at_most"),
+          "queueing delay)", 1.0, lambda df: queueing_ratio(df, "idle"), unit="×", kind="at_most").quick(),
     Claim("§IV.B", "With Reno cross traffic: DAIMD induces less queueing delay than LIA (largest DAIMD / LIA ratio of a "
           "path's mean queueing delay)", 1.0, lambda df: queueing_ratio(df, "reno"), unit="×", kind="at_most"),
 ]

@@ -273,6 +273,9 @@ fn a_new_ack_restarts_the_timer_a_duplicate_does_not_and_the_last_ack_stops_it()
         "everything acknowledged: no timer"
     );
     assert!(!t.s.is_open());
+    // A late duplicate of the last ACK finds the connection closed and changes nothing.
+    assert_eq!(t.ack(ms(250), 4), []);
+    assert_eq!(t.deadline(), SimTime::NEVER);
 }
 
 // ------------------------------------------- RFC 5681 §3.2 / RFC 6582: NewReno
@@ -446,6 +449,16 @@ fn after_a_timeout_duplicates_below_recover_start_no_fast_retransmit() {
         }
         assert_eq!(t.s.stats.fast_recoveries, 0, "{rec:?}");
         assert_eq!(t.ssthresh(), 7300, "{rec:?}");
+        // Once an ACK covers recover the guard lifts: ACK 10 (slow start: three segments,
+        // 10–12 leave), then three duplicates of it start a fast retransmit. ssthresh =
+        // max(3·1460/2, 2·SMSS) = 2920, cwnd = 2920 + 3·1460: five segments, two of them new.
+        assert_eq!(t.ack(ms(1300), 10), [New(10), New(11), New(12)], "{rec:?}");
+        for from in 11..=12 {
+            assert_eq!(t.dupack(ms(1400 + from), from), [], "{rec:?}");
+        }
+        let sent = t.ack_from(ms(1413), 10, 12, &[]);
+        assert_eq!(sent, [Re(10), New(13), New(14)], "{rec:?}");
+        assert_eq!(t.s.stats.fast_recoveries, 1, "{rec:?}");
     }
 }
 
