@@ -2,7 +2,9 @@
 """The breakages of issue #28, applied one at a time to a scratch copy of the tree, each
 followed by the engine-level test that must catch it (docs/testing.md lists the outcome).
 
-    python3 scripts/named_mutants.py [--keep] [NAME...]
+    .venv/bin/python scripts/named_mutants.py [--keep] [NAME...]
+
+Run it with the interpreter that has ccsim's dependencies (the Python mutant runs pytest).
 
 The tree is copied (without target/) to a temporary directory that reuses this checkout's
 target directory for the `mutants` build profile, so only the mutated crate rebuilds. Each
@@ -86,7 +88,7 @@ MUTANTS = [
     ("daimd-losses-after-slow-start-minus-one", "python/ccsim/experiments/daimd.py",
      'f["losses_after_ss"] = (f["fast_recoveries"] + f["timeouts"] - 1).clip(lower=0)',
      'f["losses_after_ss"] = (f["fast_recoveries"] + f["timeouts"] - 2).clip(lower=0)',
-     [sys.executable, "-m", "pytest", "-q", "-x", "tests/test_daimd.py", "-k", "loss_events_after_slow_start"]),
+     [sys.executable, "-m", "pytest", "-q", "-rf", "tests/test_daimd.py", "-k", "loss_events_after_slow_start"]),
 ]
 
 
@@ -113,13 +115,20 @@ def main(argv: list[str]) -> int:
             r = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, timeout=3600)
         finally:
             path.write_text(text)
-        caught = r.returncode != 0
-        failed = [ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("test ") and ln.endswith("FAILED")]
-        failed += [ln.split("::")[-1].split()[0] for ln in r.stdout.splitlines() if ln.startswith("FAILED ")]
-        if not caught:
+        # Caught only if a test ran and failed: a build error or a test that could not start
+        # is an error of this script's setup, not a catch.
+        lines = r.stdout.splitlines()
+        failed = [ln.split()[1] for ln in lines if ln.startswith("test ") and ln.endswith("FAILED")]
+        failed += [ln.split("::")[-1].split()[0] for ln in lines if ln.startswith("FAILED ")]
+        if failed:
+            outcome = "caught by " + ", ".join(failed)
+        elif r.returncode == 0:
+            outcome = "SURVIVED"
             bad += 1
-        what = ", ".join(failed) or (r.stderr.strip().splitlines() or ["?"])[-1][:80]
-        print(f"{name:42} {'caught by ' + what if caught else 'SURVIVED'}", flush=True)
+        else:
+            outcome = "ERROR: " + " | ".join((r.stdout + r.stderr).strip().splitlines()[-3:])[:200]
+            bad += 1
+        print(f"{name:42} {outcome}", flush=True)
     if not keep:
         shutil.rmtree(scratch, ignore_errors=True)
     return 1 if bad else 0

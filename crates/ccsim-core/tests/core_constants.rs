@@ -13,7 +13,7 @@
 
 use ccsim_core::ids::EndpointId;
 use ccsim_core::results::{RunResult, Table};
-use ccsim_core::scenario::from_toml_str;
+use ccsim_core::scenario::{from_toml_str, TcpSpec, TransportSpec};
 use ccsim_core::transport::Endpoint;
 use ccsim_core::units::{Dur, SimTime};
 use ccsim_core::Simulation;
@@ -506,4 +506,31 @@ fn after_a_timeout_no_fast_retransmit_starts_until_recover_is_acknowledged() {
     let f = &transfer(200, None, &holes).flows[0];
     assert_eq!(f.bytes_delivered, 200 * 1460);
     assert_eq!((f.fast_recoveries, f.timeouts), (1, 1));
+}
+
+#[test]
+fn the_sender_tests_default_configuration_is_what_the_parser_fills_in() {
+    // The TCP sender's unit tests build their configuration from `TcpSpec::default()`; it
+    // must be the parser's defaults for a flow that sets nothing but a greedy application.
+    let sc = from_toml_str(
+        r#"
+[simulation]
+duration = "1s"
+[[link]]
+between = ["s", "d"]
+rate = "10Mbps"
+delay = "10ms"
+[[flow]]
+name = "f"
+from = "s"
+to = "d"
+app = { kind = "bulk" }
+"#,
+        "defaults",
+    )
+    .unwrap();
+    let TransportSpec::Tcp(parsed) = &sc.flows[0].transport else {
+        panic!("a TCP flow by default");
+    };
+    assert_eq!(format!("{parsed:?}"), format!("{:?}", TcpSpec::default()));
 }

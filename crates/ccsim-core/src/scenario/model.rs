@@ -367,7 +367,7 @@ pub struct TcpSpec {
 
 impl Default for TcpSpec {
     /// What the scenario parser fills in for a flow that sets nothing but its application
-    /// (docs/scenario.md; `tests/parser_defaults.rs` checks the two agree): Reno counting
+    /// (docs/scenario.md; `tests/core_constants.rs` checks the two agree): Reno counting
     /// bytes, NewReno recovery, MSS 1460 + 40 header bytes, no window cap, the RFC 5681
     /// initial window (3 segments), DupThresh 3, 100 ms delayed ACKs, RFC 6298 timer
     /// bounds (min 1 s, max 60 s, initial 1 s, G = 1 ms), a greedy bulk source from time 0.
