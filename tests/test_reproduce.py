@@ -34,8 +34,11 @@ def test_registry_and_claims():
     c = Claim("ref", "x", 0.95, lambda df: 0.0, kind="at_least")
     assert c.holds(0.96) and not c.holds(0.9) and c.paper_text() == "≥ 0.95"
     c = Claim("ref", "x", 10.0, lambda df: 0.0, unit="%", tolerance=1.0)
-    assert c.holds(10.8) and not c.holds(11.5) and c.paper_text() == "10 ± 1 %"
-    assert c.quick_tolerance is None and c.quick().quick_tolerance == 1.0 and c.quick(2.0).holds(11.5, 2.0)
+    assert c.holds(10.8) and not c.holds(11.5) and c.paper_text() == "10 %" and c.tolerance_text() == "± 1 %"
+    assert c.holds_quick(10.8) and not c.holds_quick(11.5) and c.holds(11.5, tolerance=2.0)
+    assert Claim("ref", "x", 10.0, lambda df: 0.0, tolerance=1.0, quick_tolerance=2.0).holds_quick(11.5)
+    c = Claim("ref", "x", 0.0, lambda df: 0.0, unit="%", tolerance=10.0, kind="at_most")
+    assert c.holds(4.35) and c.tolerance_text() == "≤ 10 % (bound + 10)"
     assert jain([1, 1, 1, 1]) == pytest.approx(1.0) and jain([1, 0, 0, 0]) == pytest.approx(0.25)
 
 
@@ -56,11 +59,12 @@ def test_reproduce_writes_store_and_report(report):
     for data in imgs:
         assert base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n"
     assert 'src="http' not in html and "<script" not in html  # self-contained
-    assert html.count("<tr><td>foundation issue</td>") == len(get("foundation").claims)
+    assert html.count("<tr><td>ccsim requirement</td>") == len(get("foundation").claims)
     assert "holds" in html and "does not hold" not in html
     assert "seeds:" in html and "ccsim " in html
     # Markdown: the same tables, images beside it
-    assert "| paper says | ccsim gives | difference |" in md
+    assert "| paper says | accepted | ccsim gives | difference | status |" in md
+    assert "quick mode." in md and "quick mode" in html  # the mode and what it means, at the top
     for m in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
         assert (report / "report" / m).read_bytes()[:4] == b"\x89PNG"
     assert md.count("](foundation/") == len(get("foundation").figures)
@@ -72,7 +76,7 @@ def test_quick_decidable_claims_hold(report):
     exp = get("foundation")
     df = load(report / "foundation" / "store")
     df.attrs["store"] = str(report / "foundation" / "store")
-    assert all(c.quick_tolerance is not None for c in exp.claims)
+    assert all(c.quick for c in exp.claims)
     assert quick_claim_failures(exp, df) == []
 
 
@@ -97,3 +101,10 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
         capture_output=True, timeout=120,
     )
     assert shot.exists() and shot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_help_lists_every_experiment(capsys):
+    assert cli.main(["reproduce", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for name in registry():
+        assert name in out

@@ -338,10 +338,13 @@ def build_parser() -> argparse.ArgumentParser:
     sw.set_defaults(func=_cmd_sweep)
 
     rp = sub.add_parser("reproduce", help="run experiments (validation, papers) and write a report")
-    rp.add_argument("name", metavar="NAME", nargs="?", help="experiment to run (default: all); see ccsim.experiments")
+    from ccsim.experiments import MODULES
+
+    rp.add_argument("name", metavar="NAME", nargs="?",
+                    help="experiment to run (default: all): " + ", ".join(m.replace("_", "-") for m in MODULES))
     mode = rp.add_mutually_exclusive_group()
-    mode.add_argument("--quick", action="store_true", help="small plans, seconds to minutes (default)")
-    mode.add_argument("--full", action="store_true", help="the full plans: more seeds, longer runs")
+    mode.add_argument("--quick", action="store_true", help="small plans that check every experiment runs (default; not the reproduction)")
+    mode.add_argument("--full", action="store_true", help="the reproduction: full plans, and sweeps of the values the papers leave unstated")
     rp.add_argument("--out", metavar="DIR", type=Path, default=Path(DEFAULT_REPRODUCE_DIR), help=f"output directory (default ./{DEFAULT_REPRODUCE_DIR})")
     rb = rp.add_mutually_exclusive_group()
     rb.add_argument("--jobs", "-j", type=_positive_int, metavar="N", help="local worker processes (default: all cores)")

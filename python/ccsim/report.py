@@ -6,9 +6,12 @@ finished points). The report is written twice:
 * ``OUT/report/index.html`` — one self-contained page (figures embedded as base64 PNG);
 * ``OUT/report/README.md`` — the same in Markdown, with the PNG files beside it.
 
-For each experiment: its description, figures, a table "paper says / ccsim gives /
-difference" of its claims, the plans used (base, grid, seeds), the run time and the ccsim
-version. See docs/reproduce.md.
+The report opens with the mode and what it means. For each experiment: its description,
+figures, a table "paper says / tolerance / ccsim gives / difference / status" of its claims,
+the values the paper leaves unstated (with their sources and ranges), in full mode a "what
+decides this claim" table from the one-at-a-time sweeps of those values
+(:mod:`ccsim.sensitivity`), the plans used, the run time and the ccsim version. See
+docs/reproduce.md.
 """
 
 from __future__ import annotations
@@ -27,9 +30,21 @@ from typing import Any, TextIO
 from ccsim import _core
 from ccsim.experiments import Claim, Experiment, get
 from ccsim.progress import format_duration
+from ccsim.sensitivity import FAILS, HOLDS, UNDECIDED, ClaimSensitivity, Variant, claim_sensitivity, describe_holds_at, run_variants, unstated_table, verdict
 from ccsim.sweep import SweepOutcome, run_plans
 
 __all__ = ["ExperimentRun", "ClaimResult", "reproduce", "write_report", "render_html", "render_markdown"]
+
+
+MODE_TEXT = {
+    "quick": "Quick mode: short runs and few seeds, to check that every experiment runs end to end. "
+             "Its numbers are not the reproduction; claims that such runs cannot decide are shown as "
+             "\"not decided in quick mode\", and the sweeps of unstated values are a one-run smoke test. "
+             "Run `ccsim reproduce --full` for the reproduction.",
+    "full": "Full mode: the reproduction (the paper's durations and seeds), with each value the paper "
+            "leaves unstated swept one at a time over its declared range; a claim that fails at the "
+            "defaults but holds at some declared value is reported as \"depends on\" that value.",
+}
 
 
 @dataclass
@@ -37,10 +52,16 @@ class ClaimResult:
     claim: Claim
     value: float
     error: str = ""
+    mode: str = "full"
+    sensitivity: ClaimSensitivity | None = None
+
+    @property
+    def status(self) -> str:
+        return verdict(self.claim, self.value, self.mode, self.error, self.sensitivity)
 
     @property
     def holds(self) -> bool:
-        return not self.error and self.claim.holds(self.value)
+        return self.status == HOLDS
 
     @property
     def difference(self) -> float:
@@ -55,6 +76,7 @@ class ExperimentRun:
     plans: list[dict[str, Any]]
     figures: list[tuple[Any, Path | None, str]] = field(default_factory=list)  # (Figure, png, error)
     claims: list[ClaimResult] = field(default_factory=list)
+    variants: list[Variant] = field(default_factory=list)
     sim_wall_s: float = 0.0  # wall time of the simulations (sum over points, whenever they ran)
     wall_s: float = 0.0  # this invocation, including figures
 
@@ -66,20 +88,42 @@ def _fmt(v: float, unit: str = "") -> str:
     return f"{text} {unit}".strip()
 
 
+def _compute_claims(exp: Experiment, df: Any) -> tuple[list[float], list[str]]:
+    values, errors = [], []
+    for claim in exp.claims:
+        try:
+            values.append(float(claim.compute(df)))
+            errors.append("")
+        except Exception as e:
+            values.append(float("nan"))
+            errors.append(f"{type(e).__name__}: {e}")
+    return values, errors
+
+
 def run_experiment(
-    exp: Experiment, mode: str, out: Path, *, jobs: int | None = None, dask: Any = None, progress: Any = None
+    exp: Experiment, mode: str, out: Path, *, jobs: int | None = None, dask: Any = None, progress: Any = None,
+    log: TextIO | None = None,
 ) -> ExperimentRun:
     """Run one experiment's plans into ``out/NAME/store``, draw its figures into
-    ``out/report/NAME/`` and compute its claims."""
+    ``out/report/NAME/``, compute its claims and, when it declares unstated values, rerun the
+    claims with each moved over its range (full mode; one smoke-test run in quick mode)."""
     from ccsim.results import load
 
     t0 = time.perf_counter()
     plans = exp.plans(mode)
     store = out / exp.name / "store"
-    outcome = run_plans(plans, store, jobs=jobs, dask=dask, progress=progress, resume=True)
-    df = load(store, plan=outcome.plan_id)
-    df.attrs["store"] = str(store)
-    df.attrs["plan"] = outcome.plan_id
+
+    def run_some(ps: list[Any]) -> SweepOutcome:
+        return run_plans(ps, store, jobs=jobs, dask=dask, progress=progress, resume=True)
+
+    def frame(o: SweepOutcome) -> Any:
+        d = load(store, plan=o.plan_id)
+        d.attrs["store"] = str(store)
+        d.attrs["plan"] = o.plan_id
+        return d
+
+    outcome = run_some(plans)
+    df = frame(outcome)
     points = load(store, table="points", plan=outcome.plan_id)
     run = ExperimentRun(exp, mode, outcome, [p.describe() for p in plans], sim_wall_s=float(points["wall_s"].fillna(0).sum()))
     fig_dir = out / "report" / exp.name
@@ -90,11 +134,14 @@ def run_experiment(
             run.figures.append((fig, path, ""))
         except Exception as e:
             run.figures.append((fig, None, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}"))
-    for claim in exp.claims:
-        try:
-            run.claims.append(ClaimResult(claim, float(claim.compute(df))))
-        except Exception as e:
-            run.claims.append(ClaimResult(claim, float("nan"), f"{type(e).__name__}: {e}"))
+    values, errors = _compute_claims(exp, df)
+    run.variants = run_variants(exp, mode, store, lambda d: _compute_claims(exp, d)[0], run_some, frame, log=log)
+    for o in (v.outcome for v in run.variants if v.outcome is not None):
+        pts = load(store, table="points", plan=o.plan_id)
+        run.sim_wall_s += float(pts["wall_s"].fillna(0).sum())
+    for i, claim in enumerate(exp.claims):
+        sens = claim_sensitivity(exp, i, values[i], run.variants) if run.variants else None
+        run.claims.append(ClaimResult(claim, values[i], errors[i], mode, sens))
     run.wall_s = time.perf_counter() - t0
     return run
 
@@ -116,13 +163,15 @@ def reproduce(
         exp = get(name)
         if log:
             print(f"== {name} ({mode}): {exp.title}", file=log, flush=True)
-        run = run_experiment(exp, mode, out, jobs=jobs, dask=dask, progress=progress)
+        run = run_experiment(exp, mode, out, jobs=jobs, dask=dask, progress=progress, log=log)
         runs.append(run)
         if log:
             print(run.outcome.summary_text(), file=log)
             for c in run.claims:
-                mark = "ok " if c.holds else "NO "
-                print(f"  [{mark}] {c.claim.text}: paper {c.claim.paper_text()}, ccsim {_fmt(c.value, c.claim.unit)}", file=log)
+                st = c.status
+                mark = {HOLDS: "ok ", FAILS: "NO ", UNDECIDED: " - "}.get(st, "dep" if st.startswith("depends") else "ERR")
+                print(f"  [{mark}] {c.claim.text}: paper {c.claim.paper_text()} ({c.claim.tolerance_text()}), "
+                      f"ccsim {_fmt(c.value, c.claim.unit)} — {st}", file=log)
             log.flush()
     write_report(runs, out / "report")
     return runs
@@ -155,20 +204,117 @@ def _plan_lines(plan: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _status(c: ClaimResult) -> str:
-    return "error" if c.error else ("holds" if c.holds else "does not hold")
+def _status_class(status: str) -> str:
+    if status == HOLDS:
+        return "holds"
+    if status.startswith("depends"):
+        return "depends"
+    if status == UNDECIDED:
+        return "undecided"
+    return "fail"
+
+
+@dataclass
+class _Table:
+    """A table rendered both as HTML and as Markdown: header, rows, which columns are numbers,
+    and an optional CSS class per row for the status cell (the last column)."""
+
+    header: list[str]
+    rows: list[list[str]]
+    numeric: set[int] = field(default_factory=set)
+    status_col: int | None = None
+
+    def html(self) -> str:
+        e = html.escape
+        out = ["<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in self.header) + "</tr></thead><tbody>"]
+        for row in self.rows:
+            cells = []
+            for k, cell in enumerate(row):
+                cls = "num" if k in self.numeric else ""
+                if k == self.status_col:
+                    cls = _status_class(cell.split(" (holds at")[0].split(":")[0])
+                cells.append(f'<td class="{cls}">{e(cell)}</td>' if cls else f"<td>{e(cell)}</td>")
+            out.append("<tr>" + "".join(cells) + "</tr>")
+        out.append("</tbody></table>")
+        return "\n".join(out)
+
+    def markdown(self) -> list[str]:
+        align = ["---:" if k in self.numeric else "---" for k in range(len(self.header))]
+        lines = ["| " + " | ".join(self.header) + " |", "|" + "|".join(align) + "|"]
+        lines += ["| " + " | ".join(_md_escape(c).replace("\n", " ") for c in row) + " |" for row in self.rows]
+        return lines
+
+
+def _claims_table(r: ExperimentRun) -> _Table:
+    rows = []
+    for c in r.claims:
+        st = c.status
+        text = f"{st}: {c.error}" if c.error else st
+        if st.startswith("depends on") and c.sensitivity is not None:
+            text += f" (holds at {describe_holds_at(r.experiment, c.sensitivity)})"
+        rows.append([c.claim.paper_ref, c.claim.text, c.claim.paper_text(), c.claim.tolerance_text(),
+                     _fmt(c.value, c.claim.unit), _fmt(c.difference, c.claim.unit), text])
+    return _Table(["reference", "claim", "paper says", "accepted", "ccsim gives", "difference", "status"], rows, {2, 4, 5}, 6)
+
+
+def _decides_table(r: ExperimentRun) -> _Table | None:
+    """Full mode: per claim, the envelope over the declared values and what moves it most."""
+    if not any(c.sensitivity is not None for c in r.claims) or r.mode == "quick":
+        return None
+    units = {u.name: u for u in r.experiment.unstated}
+    rows = []
+    for c in r.claims:
+        s = c.sensitivity
+        if s is None:
+            continue
+        unit = c.claim.unit
+        moved = ""
+        if s.moved_most_by:
+            name, lo, hi, pts = s.spread[0]
+            moved = f"{name}: {_fmt(lo, unit)} – {_fmt(hi, unit)}"
+        each = "; ".join(
+            f"{name} " + ", ".join(f"{units[name].show(v)} → {_fmt(x)}" for v, x in pts) for name, _, _, pts in s.spread
+        )
+        rows.append([c.claim.text, c.claim.paper_text(), _fmt(s.default, unit),
+                     f"{_fmt(s.envelope[0], unit)} – {_fmt(s.envelope[1], unit)}", moved, each, c.status])
+    return _Table(["claim", "paper says", "at the defaults", "envelope", "moved most by", "each value → result", "status"],
+                  rows, {1, 2, 3}, 6)
+
+
+def _unstated_table(r: ExperimentRun) -> _Table | None:
+    rows = unstated_table(r.experiment)
+    if not rows:
+        return None
+    return _Table(["value", "what it is", "used", "source", "range swept (full mode)"], rows)
+
+
+def _summary_line(r: ExperimentRun) -> str:
+    counts: dict[str, int] = {}
+    for c in r.claims:
+        key = "depends" if c.status.startswith("depends") else c.status
+        counts[key] = counts.get(key, 0) + 1
+    order = [(HOLDS, "hold"), ("depends", "depend on an unstated value"), (FAILS, "do not hold"),
+             (UNDECIDED, "not decided in quick mode"), ("error", "failed")]
+    parts = [f"{counts[k]} {label}" for k, label in order if counts.get(k)]
+    return f"{len(r.claims)} claims: " + (", ".join(parts) if parts else "none")
 
 
 _CSS = """
-body { font-family: system-ui, sans-serif; max-width: 1000px; margin: 2em auto; padding: 0 1em; color: #222; }
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
 h1 { border-bottom: 2px solid #4878a8; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 1em 0; } th, td { border: 1px solid #ccc; padding: .3em .6em; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .holds { color: #1a7f37; font-weight: 600; } .fail { color: #c03030; font-weight: 600; }
+.depends { color: #9a6700; font-weight: 600; } .undecided { color: #666; font-style: italic; }
+.mode { background: #eef4fb; border-left: 4px solid #4878a8; padding: .6em 1em; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption { font-size: .9em; color: #555; } pre { background: #f6f6f6; padding: .5em; overflow-x: auto; }
 .meta { font-size: .9em; color: #444; }
 """
+
+
+def _modes(runs: Sequence[ExperimentRun]) -> list[str]:
+    return list(dict.fromkeys(r.mode for r in runs))
 
 
 def render_html(runs: Sequence[ExperimentRun]) -> str:
@@ -180,13 +326,16 @@ def render_html(runs: Sequence[ExperimentRun]) -> str:
         "<title>ccsim reproduction report</title>",
         f"<style>{_CSS}</style></head><body>",
         "<h1>ccsim reproduction report</h1>",
+    ]
+    for m in _modes(runs):
+        parts.append(f'<p class="mode"><strong>{e(m)} mode.</strong> {e(MODE_TEXT.get(m, ""))}</p>')
+    parts += [
         f'<p class="meta">ccsim {e(version)} · generated {e(time.strftime("%Y-%m-%d %H:%M:%S"))} · '
         f"{len(runs)} experiment{'s' if len(runs) != 1 else ''}</p>",
         "<ul>",
     ]
     for r in runs:
-        ok = sum(c.holds for c in r.claims)
-        parts.append(f'<li><a href="#{e(r.experiment.name)}">{e(r.experiment.name)}</a>: {e(r.experiment.title)} — {ok}/{len(r.claims)} claims hold</li>')
+        parts.append(f'<li><a href="#{e(r.experiment.name)}">{e(r.experiment.name)}</a>: {e(r.experiment.title)} — {e(_summary_line(r))}</li>')
     parts.append("</ul>")
     for r in runs:
         exp = r.experiment
@@ -197,17 +346,19 @@ def render_html(runs: Sequence[ExperimentRun]) -> str:
         for para in exp.description.split("\n\n"):
             if para.strip():
                 parts.append(f"<p>{e(' '.join(para.split()))}</p>")
-        parts.append("<h3>Paper vs ccsim</h3>")
-        parts.append('<table class="claims"><thead><tr><th>reference</th><th>claim</th><th>paper says</th>'
-                     "<th>ccsim gives</th><th>difference</th><th>status</th></tr></thead><tbody>")
+        parts.append(f"<h3>Paper vs ccsim ({e(r.mode)} mode)</h3>")
+        parts.append(_claims_table(r).html())
         for c in r.claims:
-            cls = "holds" if c.holds else "fail"
-            parts.append(
-                f"<tr><td>{e(c.claim.paper_ref)}</td><td>{e(c.claim.text)}</td><td class=\"num\">{e(c.claim.paper_text())}</td>"
-                f'<td class="num">{e(_fmt(c.value, c.claim.unit))}</td><td class="num">{e(_fmt(c.difference, c.claim.unit))}</td>'
-                f'<td class="{cls}">{e(_status(c))}{(": " + e(c.error)) if c.error else ""}</td></tr>'
-            )
-        parts.append("</tbody></table>")
+            if c.claim.mechanism and c.status not in (HOLDS, UNDECIDED):
+                parts.append(f'<p class="meta"><strong>{e(c.claim.text)}</strong>: {e(c.claim.mechanism)}</p>')
+        decides = _decides_table(r)
+        if decides is not None:
+            parts.append("<h3>What decides each claim</h3>")
+            parts.append(decides.html())
+        unstated = _unstated_table(r)
+        if unstated is not None:
+            parts.append("<h3>Values the paper does not state</h3>")
+            parts.append(unstated.html())
         parts.append("<h3>Figures</h3>")
         for fig, path, err in r.figures:
             parts.append(f'<figure id="{e(exp.name)}-{e(fig.id)}">')
@@ -226,7 +377,8 @@ def render_html(runs: Sequence[ExperimentRun]) -> str:
         o = r.outcome
         parts.append(
             f'<p class="meta">mode {e(r.mode)} · {o.total} points ({o.skipped} from the store, {o.done} run now, '
-            f"{len(o.failed)} failed) · simulation wall time {e(format_duration(r.sim_wall_s))} (sum over points) · "
+            f"{len(o.failed)} failed) · {len(r.variants)} sensitivity reruns · simulation wall time "
+            f"{e(format_duration(r.sim_wall_s))} (sum over points) · "
             f"this run {e(format_duration(r.wall_s))} · store <code>{e(str(o.store))}</code> · ccsim {e(version)}</p>"
         )
         for pt, err in o.failed:
@@ -240,12 +392,24 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _md_code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds (CommonMark: a fence one
+    backtick longer than the longest run inside, padded with spaces)."""
+    import re
+
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}" if longest else f"`{text}`"
+
+
 def render_markdown(runs: Sequence[ExperimentRun], report_dir: Path) -> str:
     version = _core.version()
-    lines = ["# ccsim reproduction report", "", f"ccsim {version} · generated {time.strftime('%Y-%m-%d %H:%M:%S')}", ""]
+    lines = ["# ccsim reproduction report", ""]
+    for m in _modes(runs):
+        lines += [f"> **{m} mode.** {MODE_TEXT.get(m, '')}", ""]
+    lines += [f"ccsim {version} · generated {time.strftime('%Y-%m-%d %H:%M:%S')}", ""]
     for r in runs:
-        ok = sum(c.holds for c in r.claims)
-        lines.append(f"- [{r.experiment.name}](#{r.experiment.name}): {r.experiment.title} — {ok}/{len(r.claims)} claims hold")
+        lines.append(f"- [{r.experiment.name}](#{r.experiment.name}): {r.experiment.title} — {_summary_line(r)}")
     for r in runs:
         exp = r.experiment
         lines += ["", f'<a id="{exp.name}"></a>', f"## {exp.name}: {exp.title}", ""]
@@ -254,13 +418,17 @@ def render_markdown(runs: Sequence[ExperimentRun], report_dir: Path) -> str:
         for para in exp.description.split("\n\n"):
             if para.strip():
                 lines += [" ".join(para.split()), ""]
-        lines += ["### Paper vs ccsim", "", "| reference | claim | paper says | ccsim gives | difference | status |", "|---|---|---:|---:|---:|---|"]
+        lines += [f"### Paper vs ccsim ({r.mode} mode)", "", *_claims_table(r).markdown(), ""]
         for c in r.claims:
-            lines.append(
-                f"| {_md_escape(c.claim.paper_ref)} | {_md_escape(c.claim.text)} | {c.claim.paper_text()} | "
-                f"{_fmt(c.value, c.claim.unit)} | {_fmt(c.difference, c.claim.unit)} | {_md_escape(_status(c))}{(': ' + _md_escape(c.error)) if c.error else ''} |"
-            )
-        lines += ["", "### Figures", ""]
+            if c.claim.mechanism and c.status not in (HOLDS, UNDECIDED):
+                lines += [f"**{_md_escape(c.claim.text)}**: {c.claim.mechanism}", ""]
+        decides = _decides_table(r)
+        if decides is not None:
+            lines += ["### What decides each claim", "", *decides.markdown(), ""]
+        unstated = _unstated_table(r)
+        if unstated is not None:
+            lines += ["### Values the paper does not state", "", *unstated.markdown(), ""]
+        lines += ["### Figures", ""]
         for fig, path, err in r.figures:
             if path is not None:
                 rel = path.relative_to(report_dir) if path.is_relative_to(report_dir) else path
@@ -276,8 +444,8 @@ def render_markdown(runs: Sequence[ExperimentRun], report_dir: Path) -> str:
         o = r.outcome
         lines.append(
             f"mode {r.mode} · {o.total} points ({o.skipped} from the store, {o.done} run now, {len(o.failed)} failed) · "
-            f"simulation wall time {format_duration(r.sim_wall_s)} (sum over points) · this run {format_duration(r.wall_s)} · "
-            f"store `{o.store}` · ccsim {version}"
+            f"{len(r.variants)} sensitivity reruns · simulation wall time {format_duration(r.sim_wall_s)} (sum over points) · "
+            f"this run {format_duration(r.wall_s)} · store {_md_code(str(o.store))} · ccsim {version}"
         )
         for pt, err in o.failed:
             lines += ["", f"    failed point {pt.index} ({pt.overrides}, seed {pt.seed}): {err}"]

@@ -8,6 +8,12 @@ them and writes a report (see docs/reproduce.md).
 Adding a paper: write ``ccsim/experiments/<name>.py`` with ``EXPERIMENT = Experiment(...)``
 and add the module name to ``MODULES``.
 
+Values the paper does not state are declared as data (:class:`Unstated`: the value used, its
+source, a plausible range). The experiment's plan functions take them as a mapping
+(``full(values)``), so full mode can rerun the claims with each declared value moved one at a
+time over its range (:mod:`ccsim.sensitivity`); the report then shows, for every claim, the
+envelope of the results and the value that moves it most (docs/reproduce.md, "Principles").
+
 Figures and claims receive the flows table of the experiment's sweep (``results.load``), one
 row per (point, flow), with the plan labels and override values as columns. Its ``attrs``
 carry the store and the plan id, so :func:`load_table` can read the other tables (links,
@@ -19,7 +25,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +34,8 @@ if TYPE_CHECKING:
 
     from ccsim.sweep import Plan
 
-__all__ = ["Experiment", "Figure", "Claim", "registry", "get", "load_table", "quick_claim_failures", "MODULES"]
+__all__ = ["Experiment", "Figure", "Claim", "Unstated", "registry", "get", "load_table", "quick_claim_failures",
+           "MODULES"]
 
 #: Experiment modules, in report order.
 MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd")
@@ -56,11 +63,15 @@ class Claim:
     ``"at_least"`` / ``"at_most"`` — the paper's value is a bound (ours ≥ / ≤ it, give or
     take ``tolerance``). ``unit`` is for display.
 
-    ``quick_tolerance``: the experiment's quick mode decides this claim too, with this
-    tolerance (usually ``tolerance``; a quick run that is smaller than the paper's may need
-    another, given with its reason where the claim is written). ``None``: quick mode cannot
-    decide it (the points are missing or too small). The tests run every experiment's quick
-    mode and require each claim it decides to hold (:func:`quick_claim_failures`)."""
+    ``quick``: whether quick mode's small runs can decide the claim (if not, the report shows
+    "not decided in quick mode" rather than a verdict); say why beside the claim when not.
+    ``quick_tolerance``: the tolerance quick mode decides it with, when its runs are smaller
+    than the paper's in a way that moves the value (given with its reason where the claim is
+    written); ``None``: the claim's own. The tests run every experiment's quick mode and
+    require each claim it decides to hold, unless the claim has a ``mechanism``
+    (:func:`quick_claim_failures`). ``mechanism``: for a claim that does not hold at any
+    declared value, the cited mechanism and the evidence that shows it (a trace, a count or a
+    sweep, with the command); the report prints it beside the verdict."""
 
     paper_ref: str
     text: str
@@ -69,6 +80,8 @@ class Claim:
     unit: str = ""
     tolerance: float = 0.0
     kind: str = "approx"
+    quick: bool = True
+    mechanism: str = ""
     quick_tolerance: float | None = None
 
     def __post_init__(self) -> None:
@@ -86,17 +99,58 @@ class Claim:
             return value <= self.paper_value + tol
         return abs(value - self.paper_value) <= tol
 
-    def quick(self, tolerance: float | None = None) -> Claim:
-        """This claim, decided by quick mode as well, with ``tolerance`` (default: the claim's)."""
-        return replace(self, quick_tolerance=self.tolerance if tolerance is None else tolerance)
+    def holds_quick(self, value: float) -> bool:
+        """Whether ``value``, from quick mode, agrees with the paper (``quick_tolerance``)."""
+        return self.holds(value, self.quick_tolerance)
 
     def paper_text(self) -> str:
         sign = {"at_least": "≥ ", "at_most": "≤ ", "approx": ""}[self.kind]
-        tol = f" ± {self.tolerance:g}" if self.kind == "approx" and self.tolerance else ""
-        return f"{sign}{self.paper_value:g}{tol}{(' ' + self.unit) if self.unit else ''}"
+        return f"{sign}{self.paper_value:g}{(' ' + self.unit) if self.unit else ''}"
+
+    def tolerance_text(self) -> str:
+        """The tolerance as the check applies it (the accepted interval of ccsim's value)."""
+        u = f" {self.unit}" if self.unit else ""
+        if self.kind == "at_least":
+            return f"≥ {self.paper_value - self.tolerance:g}{u}" + (f" (bound − {self.tolerance:g})" if self.tolerance else "")
+        if self.kind == "at_most":
+            return f"≤ {self.paper_value + self.tolerance:g}{u}" + (f" (bound + {self.tolerance:g})" if self.tolerance else "")
+        return f"± {self.tolerance:g}{u}" if self.tolerance else "exact"
 
 
-PlanSource = Callable[[], "Plan | Sequence[Plan]"]
+@dataclass(frozen=True)
+class Unstated:
+    """A value the paper does not state, declared as data (docs/reproduce.md, principle 2).
+
+    ``name`` is the key the experiment's plan functions read from their ``values`` mapping;
+    ``value`` the value used; ``source`` where it comes from — the paper's own simulator's
+    default, cited by file and line (``"ns-2.35 tcl/lib/ns-default.tcl:956"``), or ``"our
+    choice: <why>"``; ``range`` the values full mode tries one at a time (the default may be
+    among them); ``text`` what it is; ``unit`` for display."""
+
+    name: str
+    value: Any
+    source: str
+    range: Sequence[Any]
+    text: str = ""
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.source.strip():
+            raise ValueError(f"Unstated {self.name!r}: give its source (file:line, or 'our choice: ...')")
+        if len(self.alternatives()) == 0:
+            raise ValueError(f"Unstated {self.name!r}: its range has no value other than the default")
+
+    def alternatives(self) -> list[Any]:
+        """The range without the default, in order."""
+        return [v for v in self.range if v != self.value]
+
+    def show(self, v: Any) -> str:
+        return f"{v:g}{(' ' + self.unit) if self.unit else ''}" if isinstance(v, float) else f"{v}{(' ' + self.unit) if self.unit else ''}"
+
+
+#: A function returning the plan(s) to run; it may take one argument, the declared values
+#: (``{Unstated.name: value}``, every name present), and must then build its scenarios from them.
+PlanSource = Callable[..., "Plan | Sequence[Plan]"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +159,11 @@ class Experiment:
     list of plans), what to draw and what to check.
 
     ``title`` is the paper's title (or what the experiment validates), ``paper`` its citation,
-    ``description`` a paragraph for the report."""
+    ``description`` a paragraph for the report.
+
+    ``unstated``: the values the paper does not state (:class:`Unstated`); ``sensitivity``: the
+    plans the one-at-a-time sweeps of them rerun (a function of the values; default ``full``),
+    chosen so that full mode stays affordable."""
 
     name: str
     title: str
@@ -116,14 +174,46 @@ class Experiment:
     paper: str = ""
     description: str = ""
     notes: Sequence[str] = field(default_factory=tuple)
+    unstated: Sequence[Unstated] = ()
+    sensitivity: PlanSource | None = None
 
-    def plans(self, mode: str = "quick") -> list[Plan]:
-        from ccsim.sweep import Plan
+    def __post_init__(self) -> None:
+        names = [u.name for u in self.unstated]
+        if len(set(names)) != len(names):
+            raise ValueError(f"experiment {self.name!r}: an unstated value is declared twice")
 
-        if mode not in ("quick", "full"):
-            raise ValueError(f"mode is 'quick' or 'full', not {mode!r}")
-        made = (self.quick if mode == "quick" else self.full)()
-        return [made] if isinstance(made, Plan) else list(made)
+    def defaults(self) -> dict[str, Any]:
+        """Every declared value at its default."""
+        return {u.name: u.value for u in self.unstated}
+
+    def plans(self, mode: str = "quick", values: dict[str, Any] | None = None) -> list[Plan]:
+        """The plans of ``mode`` (``"quick"``, ``"full"`` or ``"sensitivity"``), built with the
+        declared ``values`` (defaults for any not given)."""
+        if mode not in ("quick", "full", "sensitivity"):
+            raise ValueError(f"mode is 'quick', 'full' or 'sensitivity', not {mode!r}")
+        source = {"quick": self.quick, "full": self.full}.get(mode) or self.sensitivity or self.full
+        merged = {**self.defaults(), **(values or {})}
+        unknown = set(merged) - set(self.defaults())
+        if unknown:
+            raise KeyError(f"experiment {self.name!r} declares no value {', '.join(sorted(unknown))}")
+        return _as_plans(_call(source, merged))
+
+
+def _call(source: PlanSource, values: dict[str, Any]) -> Any:
+    """Call a plan function with the values if it takes an argument."""
+    import inspect
+
+    try:
+        takes = len(inspect.signature(source).parameters) > 0
+    except (TypeError, ValueError):
+        takes = False
+    return source(values) if takes else source()
+
+
+def _as_plans(made: Any) -> list[Plan]:
+    from ccsim.sweep import Plan
+
+    return [made] if isinstance(made, Plan) else list(made)
 
 
 def registry() -> dict[str, Experiment]:
@@ -144,20 +234,21 @@ def get(name: str) -> Experiment:
 
 
 def quick_claim_failures(exp: Experiment, df: pd.DataFrame) -> list[str]:
-    """The claims of ``exp`` that quick mode decides (``quick_tolerance`` set) and that do not
-    hold on ``df`` (the flows table of a quick run, as figures and claims receive it), each
-    as a line with its value."""
+    """The claims of ``exp`` that quick mode decides (``quick``) and that do not hold on ``df``
+    (the flows table of a quick run, as figures and claims receive it), each as a line with
+    its value. Claims with a ``mechanism`` (a documented discrepancy) are left out."""
     out = []
     for c in exp.claims:
-        if c.quick_tolerance is None:
+        if not c.quick or c.mechanism:
             continue
         try:
             value = float(c.compute(df))
         except Exception as e:  # noqa: BLE001 - reported, not raised
             out.append(f"{c.paper_ref}: {c.text}: {type(e).__name__}: {e}")
             continue
-        if not c.holds(value, c.quick_tolerance):
-            out.append(f"{c.paper_ref}: {c.text}: {value:.6g} against {c.paper_value:g} ({c.kind}, ± {c.quick_tolerance:g})")
+        if not c.holds_quick(value):
+            tol = c.tolerance if c.quick_tolerance is None else c.quick_tolerance
+            out.append(f"{c.paper_ref}: {c.text}: {value:.6g} against {c.paper_value:g} ({c.kind}, ± {tol:g})")
     return out
 
 

@@ -335,20 +335,24 @@ def wrtt_balance_rank(df: pd.DataFrame) -> float:
     return float(order.index("wrtt") + 1)
 
 
-# Quick mode (N ≤ 40, V ≤ 25, one 100 s seed) decides the path balance and Fig. 5's reading
-# (b); not the "almost half" s.d. ratios, which the paper reads at high load (N = 120, V = 40).
+# Quick mode (N ≤ 40, V ≤ 25, one 100 s seed) decides the path balance and Fig. 5's readings;
+# not the "almost half" s.d. ratios, which the paper reads at high load (N = 120, V = 40).
 CLAIMS = [
     Claim("Fig. 2", "MATCP's per-path goodputs are nearly equal: spread (max − min over paths) of the least "
           "balanced selector / spread of single path, mean over N", 0.5, spread_ratio, tolerance=0.0,
-          kind="at_most", quick_tolerance=0.0),
+          kind="at_most"),
     Claim("Fig. 2", "high load (largest N): s.d. of source goodput, best selector / single path (\"almost half\")",
-          0.5, lambda df: sd_ratio(df, "fig2"), tolerance=0.15),
+          0.5, lambda df: sd_ratio(df, "fig2"), tolerance=0.15, quick=False),
     Claim("Fig. 3", "largest V: s.d. of source goodput, best selector / single path (\"almost half\")",
-          0.5, lambda df: sd_ratio(df, "fig3"), tolerance=0.15),
+          0.5, lambda df: sd_ratio(df, "fig3"), tolerance=0.15, quick=False),
     Claim("Fig. 5", "reading (b): longest-delay path's goodput share, RTT selector / RTT-variation selector "
-          "(the RTT selector under-uses the longest path)", 1.0, rtt_underuse, kind="at_most", quick_tolerance=0.0),
+          "(the RTT selector under-uses the longest path)", 1.0, rtt_underuse, kind="at_most"),
     Claim("Fig. 5", "WRTT balances the paths best: its rank among the four selectors by per-path spread",
-          1.0, wrtt_balance_rank, kind="at_most"),
+          1.0, wrtt_balance_rank, kind="at_most",
+          mechanism="WRTT's weights (RTT_total − RTT_x)/Σ stay close to uniform with four paths (0.22–0.28 for "
+                    "RTTs within a factor of two), so it spreads flows almost evenly whatever the load, while Drop "
+                    "and RTT variation follow the load: their per-path spread is 0.05–0.10 against WRTT's "
+                    "0.10–0.12 (docs/matcp-results.md, Fig. 5 tables)."),
 ]
 
 
