@@ -43,10 +43,7 @@ def outcomes(out_dir: Path) -> list[tuple[str, str, str]]:
         m = scen["Mutant"]
         kind = KINDS.get(o["summary"], o["summary"])
         path = m["file"]
-        line = m.get("span", {}).get("start", {}).get("line", "?")
-        desc = f"{path}:{line}: {m.get('name') or m.get('replacement', '')}"
-        if "genre" in m:
-            desc = f"{path}:{line}: replace {m.get('function', {}).get('function_name', '')} {m.get('replacement', '')}"
+        desc = m.get("name") or f"{path}: {m.get('replacement', '')}"
         rows.append((module(path), kind, desc))
     return rows
 
