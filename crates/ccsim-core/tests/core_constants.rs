@@ -448,6 +448,13 @@ fn the_default_dupthresh_is_three_duplicate_acks_with_and_without_sack() {
         assert_eq!((two.fast_recoveries, two.timeouts), (0, 1), "{recovery:?}");
         assert_eq!(two.bytes_delivered, 19 * 1460);
     }
+    // IsLost on its own (RFC 6675 §4), once recovery runs: a second hole, 18, with exactly
+    // three SACKed segments above it (19, 20, 21) is lost and resent in the same recovery
+    // (pipe = 6 − 4 SACKed − 2 lost + 1 resent = 1 < cwnd = 3 segments): one fast recovery,
+    // no timeout. (SACK recovery resends nothing on a partial ACK by itself.)
+    let two_holes = &transfer(22, Some("sack"), &[16, 18]).flows[0];
+    assert_eq!((two_holes.fast_recoveries, two_holes.timeouts), (1, 0));
+    assert_eq!(two_holes.retransmissions, 2);
 }
 
 #[test]

@@ -200,6 +200,11 @@ fn each_consecutive_timeout_resends_the_first_segment_and_doubles_the_rto_up_to_
     }
     assert_eq!(t.s.stats.timeouts, 8);
     assert_eq!(t.s.stats.retransmissions, 8);
+    assert_eq!(
+        t.s.stats.data_sent,
+        3 + 8,
+        "the flow summary's data packets, resent ones included"
+    );
 }
 
 #[test]
