@@ -5,7 +5,8 @@
 
 Reads ``outcomes.json``. A mutant is *caught* when a test failed, *timeout* when the tests
 did not finish in time (the mutant hung a simulation: also noticed), *missed* when every
-test passed, *unviable* when it does not compile (left out of the score). Score =
+test passed, *unviable* when it does not compile; a mutant whose *build* timed out (a loaded
+machine) has no verdict. Unviable and unbuilt mutants are left out of the score. Score =
 (caught + timeout) / (caught + timeout + missed). Modules are the first directory below
 ``src/`` with a second level for ``transport/`` (``transport/tcp``, ``transport/sctp``, …).
 ``--missed`` lists the surviving mutants.
@@ -42,6 +43,9 @@ def outcomes(out_dir: Path) -> list[tuple[str, str, str]]:
             continue
         m = scen["Mutant"]
         kind = KINDS.get(o["summary"], o["summary"])
+        phases = [ph.get("phase") for ph in o.get("phase_results", [])]
+        if kind == "timeout" and phases and phases[-1] == "Build":
+            kind = "build_timeout"  # the machine was too slow to build it: no verdict
         path = m["file"]
         desc = m.get("name") or f"{path}: {m.get('replacement', '')}"
         rows.append((module(path), kind, desc))
@@ -58,12 +62,13 @@ def main(argv: list[str]) -> int:
     for mod, kind, _ in rows:
         by[mod][kind] += 1
         by["all"][kind] += 1
-    print(f"{'module':18} {'mutants':>7} {'caught':>7} {'timeout':>7} {'missed':>7} {'unviable':>8} {'score':>7}")
+    print(f"{'module':18} {'mutants':>7} {'caught':>7} {'timeout':>7} {'missed':>7} {'unviable':>8} {'unbuilt':>7} {'score':>7}")
     for mod in sorted(by, key=lambda m: (m == "all", m)):
         c = by[mod]
         scored = c["caught"] + c["timeout"] + c["missed"]
         score = f"{100 * (c['caught'] + c['timeout']) / scored:.1f}%" if scored else "—"
-        print(f"{mod:18} {sum(c.values()):7} {c['caught']:7} {c['timeout']:7} {c['missed']:7} {c['unviable']:8} {score:>7}")
+        print(f"{mod:18} {sum(c.values()):7} {c['caught']:7} {c['timeout']:7} {c['missed']:7} {c['unviable']:8} "
+              f"{c['build_timeout']:7} {score:>7}")
     if "--missed" in argv:
         print("\nsurviving mutants:")
         for mod, kind, desc in sorted(rows):
