@@ -376,6 +376,40 @@ pub struct TcpSpec {
     pub select: Option<SelectSpec>,
 }
 
+impl Default for TcpSpec {
+    /// What the scenario parser fills in for a flow that sets nothing but its application
+    /// (docs/scenario.md; `tests/core_constants.rs` checks the two agree): Reno counting
+    /// bytes, NewReno recovery, MSS 1460 + 40 header bytes, no window cap, the RFC 5681
+    /// initial window (3 segments), DupThresh 3, 100 ms delayed ACKs, RFC 6298 timer
+    /// bounds (min 1 s, max 60 s, initial 1 s, G = 1 ms), a greedy bulk source from time 0.
+    fn default() -> TcpSpec {
+        TcpSpec {
+            cc: CcSpec::default(),
+            recovery: RecoverySpec::NewReno,
+            mss: 1460,
+            header: 40,
+            max_window: None,
+            init_cwnd: rfc5681_initial_window(1460),
+            dupthresh: 3,
+            delayed_ack: Some(Dur::from_millis(100)),
+            rto: RtoSpec {
+                min: Dur::from_secs(1),
+                max: Dur::from_secs(60),
+                initial: Dur::from_secs(1),
+                granularity: Dur::from_millis(1),
+            },
+            app: TcpApp::Bulk {
+                size: None,
+                start: StartSpec {
+                    lo: SimTime::ZERO,
+                    hi: SimTime::ZERO,
+                },
+            },
+            select: None,
+        }
+    }
+}
+
 /// MATCP path selector (Dimopoulos et al. 2006, §2.2.1; ALGORITHMS.md §3.2.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SelectKind {
