@@ -207,6 +207,6 @@ def new_problems(before: list[tuple[str, str]], after: list[tuple[str, str]]) ->
 
 def problems(doc: Mapping[str, Any], source: str) -> list[tuple[str, str]]:
     """Every problem the core finds in ``doc`` (without building it)."""
-    from ccsim.scenario import _json_default  # the one JSON writer of documents
+    from ccsim.scenario import Scenario  # the one JSON writer of documents
 
-    return [tuple(p) for p in _core.problems(json.dumps(doc, default=_json_default), source)]
+    return [tuple(p) for p in _core.problems(Scenario(doc, source).to_json(), source)]

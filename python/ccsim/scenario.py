@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy as _copy
 import json
+import math
 import os
 import re
 import tomllib
@@ -21,6 +22,14 @@ from ccsim import _core, paths
 from ccsim.exceptions import scenario_error
 
 __all__ = ["Scenario", "load", "dumbbell"]
+
+#: The largest scenario or plan file read (the core's limit too, docs/reliability.md).
+MAX_INPUT_BYTES = 16 << 20
+#: The deepest nesting of tables and lists a document may have (the core's limit too).
+MAX_DEPTH = 32
+#: Stands for a non-finite float in the JSON handed to the core (JSON has no NaN); the core
+#: reports it by key. A real string cannot hold NUL (the core refuses control characters).
+NON_FINITE = "\x00"
 
 # tomllib's messages end with "(at line L, column C)" (Python 3.11-3.13 have no attributes).
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
@@ -35,6 +44,66 @@ def _json_default(value: Any) -> Any:
     if hasattr(value, "isoformat"):  # TOML dates and times; the core will say what it wants
         return value.isoformat()
     raise TypeError(f"cannot put a {type(value).__name__} in a scenario: {value!r}")
+
+
+def read_text(path: str | os.PathLike[str], what: str = "file") -> str:
+    """A UTF-8 text file of at most ``MAX_INPUT_BYTES`` (devices and pipes included: what
+    they give is read only up to the limit). Raises ``OSError``, ``UnicodeDecodeError`` or
+    ``ValueError`` (too large)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ValueError(f"larger than {MAX_INPUT_BYTES >> 20} MiB; a {what} is a small text file")
+    return data.decode("utf-8")
+
+
+def _path_text(parts: list[Any]) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def json_ready(doc: Any, source: str = "<python>", *, cut_deep: bool = False) -> Any:
+    """A copy of ``doc`` that ``json.dumps`` can write and the core reads: numpy values and
+    paths converted, non-finite floats as the marker the core reports by key. Walks without
+    recursion. Nesting deeper than ``MAX_DEPTH`` (a structure that contains itself is
+    infinitely deep) raises ``ScenarioError`` (located), or with ``cut_deep`` is cut there
+    (an empty list just below the limit, which the core reports with every other problem).
+    Values no scenario holds raise ``ScenarioError``."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, list[Any]]] = [(doc, root, 0, [])]
+    while stack:
+        value, holder, slot, where = stack.pop()
+        if len(where) > MAX_DEPTH and cut_deep:
+            holder[slot] = []
+            continue
+        if len(where) > MAX_DEPTH:
+            raise scenario_error(source, [(_path_text(where), f"nested more than {MAX_DEPTH} tables or lists deep; a scenario needs a few levels")])
+        if isinstance(value, Mapping):
+            out: Any = {}
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    raise scenario_error(source, [(_path_text(where + [str(k)]), f"keys are strings, not {type(k).__name__}")])
+                out[k] = None
+                stack.append((v, out, k, where + [k]))
+        elif isinstance(value, (list, tuple)):
+            out = [None] * len(value)
+            for i, v in enumerate(value):
+                stack.append((v, out, i, where + [i]))
+        elif isinstance(value, float) and not math.isfinite(value):
+            out = NON_FINITE + ("nan" if math.isnan(value) else "inf" if value > 0 else "-inf")
+        elif value is None or isinstance(value, (str, int, float, bool)):
+            out = value
+        else:
+            try:
+                conv = _json_default(value)
+            except TypeError as e:
+                raise scenario_error(source, [(_path_text(where), str(e))]) from None
+            stack.append((conv, holder, slot, where))
+            continue
+        holder[slot] = out
+    return root[0]
 
 
 class Scenario:
@@ -56,8 +125,10 @@ class Scenario:
         return f"Scenario({self.source!r}, {n_links} link entries, {n_flows} flow entries)"
 
     def to_json(self) -> str:
-        """The document as JSON text (what the core reads)."""
-        return json.dumps(self.doc, default=_json_default)
+        """The document as JSON text (what the core reads). Non-finite numbers are written
+        as a marker the core reports by key, and nesting deeper than ``MAX_DEPTH`` levels is
+        cut there (the core reports both by key)."""
+        return json.dumps(json_ready(self.doc, self.source, cut_deep=True), allow_nan=False)
 
     def validate(self) -> None:
         """Check the whole document with the core; raise ``ScenarioError`` listing every problem."""
@@ -78,7 +149,9 @@ class Scenario:
         return pd.DataFrame(rows, columns=["flow", "key", "value", "origin"])
 
     def copy(self) -> Scenario:
-        """An independent deep copy."""
+        """An independent deep copy. Raises ``ScenarioError`` for nesting deeper than
+        ``MAX_DEPTH`` levels (checked first, so a hostile document cannot exhaust the stack)."""
+        json_ready(self.doc, self.source)
         return Scenario(_copy.deepcopy(self.doc), self.source)
 
     def get(self, path: str) -> Any:
@@ -111,6 +184,7 @@ class Scenario:
         the document had before are not reported here (``validate`` reports everything).
         """
         parts = paths.resolve(self.doc, path, self.source)
+        json_ready(self.doc, self.source)  # nesting checked before the copy (docs/reliability.md)
         new = _copy.deepcopy(self.doc)
         paths.set_at(new, parts, value, path, self.source)
         if check:
@@ -132,20 +206,25 @@ def load(path: str | os.PathLike[str]) -> Scenario:
     p = Path(path)
     source = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, "scenario file")
     except FileNotFoundError:
         raise scenario_error(source, [("", "file not found")]) from None
     except IsADirectoryError:
         raise scenario_error(source, [("", "is a directory, not a scenario file")]) from None
     except UnicodeDecodeError as e:
         raise scenario_error(source, [("", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    except ValueError as e:
+        raise scenario_error(source, [("", str(e))]) from None
     except OSError as e:
         raise scenario_error(source, [("", f"cannot read: {e.strerror or e}")]) from None
+    too_deep = f"nested more than {MAX_DEPTH} tables or lists deep; a scenario needs a few levels"
     if p.suffix.lower() == ".json":
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as e:
             raise scenario_error(source, [("", f"JSON syntax error at line {e.lineno}, column {e.colno}: {e.msg}")]) from None
+        except RecursionError:
+            raise scenario_error(source, [("", too_deep)]) from None
         if not isinstance(doc, dict):
             raise scenario_error(source, [("", "a scenario document is a JSON object")])
         return Scenario(doc, source)
@@ -160,6 +239,8 @@ def load(path: str | os.PathLike[str]) -> Scenario:
         else:
             msg = f"TOML syntax error: {msg}"
         raise scenario_error(source, [("", msg)]) from None
+    except RecursionError:
+        raise scenario_error(source, [("", too_deep)]) from None
     return Scenario(doc, source)
 
 

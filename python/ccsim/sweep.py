@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ccsim import _core, paths
 from ccsim.exceptions import ScenarioError, scenario_error
 from ccsim.progress import format_duration
-from ccsim.scenario import Scenario, _json_default, load
+from ccsim.scenario import MAX_DEPTH, Scenario, _json_default, json_ready, load, read_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,6 +53,11 @@ __all__ = [
 
 #: Time-series tables a plan may keep (``series = ["flows", "links"]``).
 SERIES = {"flows": "flow_series", "links": "link_series", "routes": "route_series", "backoffs": "backoffs"}
+#: The most points one sweep may have (plans are expanded, hashed and listed in the store's
+#: manifest up front; split larger studies into several sweeps). docs/reliability.md.
+MAX_POINTS = 100_000
+#: Expanding more points than this shows a progress line.
+EXPAND_PROGRESS_FROM = 2_000
 #: Keys allowed at the top level of a plan file.
 PLAN_KEYS = ("name", "description", "base", "grid", "point", "seeds", "series")
 
@@ -120,6 +125,27 @@ def resolve_path(doc: Mapping[str, Any], path: str, source: str = "<python>") ->
 # ---------------------------------------------------------------------------- plans and points
 
 
+class _ExpandProgress:
+    """``expanding plan NAME: 12,345/40,000 points`` on stderr (a terminal) while a large
+    plan is expanded and hashed."""
+
+    def __init__(self, total: int, name: str) -> None:
+        self.total, self.name = total, name
+        self.on = total >= EXPAND_PROGRESS_FROM and sys.stderr.isatty()
+        self.last = 0.0
+
+    def update(self, n: int) -> None:
+        if self.on and time.monotonic() - self.last > 0.5:
+            self.last = time.monotonic()
+            sys.stderr.write(f"\rexpanding plan {self.name}: {n:,}/{self.total:,} points\x1b[K")
+            sys.stderr.flush()
+
+    def close(self, n: int) -> None:
+        if self.on and self.last:
+            sys.stderr.write(f"\rexpanding plan {self.name}: {n:,}/{self.total:,} points\x1b[K\n")
+            sys.stderr.flush()
+
+
 @dataclass(frozen=True)
 class Point:
     """One run of a sweep: the resolved document and how it was made."""
@@ -176,8 +202,21 @@ class Plan:
             clash = set(map(normalise_key, p)) & set(map(normalise_key, self.grid))
             if clash:
                 problems.append((f"point[{i}]", f"key(s) also in the grid: {', '.join(sorted(clash))}"))
+        if not problems and self.count() > MAX_POINTS:
+            factors = [f"{len(self.points)} explicit points"] if self.points else []
+            factors += [f"{len(v)} values of {k}" for k, v in self.grid.items()]
+            sizes = " × ".join(factors + [f"{self.seeds:,} seeds"])
+            problems.append(("", f"the plan has {self.count():,} points ({sizes}), more than the {MAX_POINTS:,} one sweep may "
+                                 "have; split it into several plans (each into its own store, or the same one with --resume)"))
         if problems:
             raise PlanError(self.source, problems)
+
+    def count(self) -> int:
+        """How many points the plan has (before points repeating another are merged)."""
+        n = max(1, len(self.points)) * self.seeds
+        for values in self.grid.values():
+            n *= len(values)
+        return n
 
     # -- expansion
 
@@ -198,7 +237,9 @@ class Plan:
         resolved_keys = self._resolve_keys()
         self._check_values(resolved_keys)
         out: list[Point] = []
+        show = _ExpandProgress(self.count(), self.name or self.source)
         for combo in self.combinations():
+            show.update(len(out))
             sc = self.base.copy()
             for key, value in combo.items():
                 sc.set(resolved_keys[key], value, check=False)  # checked above, one by one
@@ -219,6 +260,7 @@ class Plan:
                     source=self.base.source,
                     series=self.series,
                 ))
+        show.close(len(out))
         return out
 
     def _where(self, key: str) -> str:
@@ -316,15 +358,26 @@ def load_plan(path: str | os.PathLike[str]) -> Plan:
     p = Path(path)
     source = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, "sweep plan")
     except FileNotFoundError:
         raise PlanError(source, [("", "file not found")]) from None
+    except IsADirectoryError:
+        raise PlanError(source, [("", "is a directory, not a sweep plan")]) from None
+    except UnicodeDecodeError as e:
+        raise PlanError(source, [("", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    except ValueError as e:
+        raise PlanError(source, [("", str(e))]) from None
     except OSError as e:
         raise PlanError(source, [("", f"cannot read: {e.strerror or e}")]) from None
     try:
         raw = tomllib.loads(text)
+        json_ready(raw, source)  # nesting within MAX_DEPTH, so that nothing below recurses deeply
     except tomllib.TOMLDecodeError as e:
         raise PlanError(source, [("", f"TOML syntax error: {e}")]) from None
+    except RecursionError:
+        raise PlanError(source, [("", f"nested more than {MAX_DEPTH} tables or lists deep")]) from None
+    except ScenarioError as e:
+        raise PlanError(source, e.problems) from None
     problems = [(k, f"unknown key; allowed: {', '.join(PLAN_KEYS)}") for k in raw if k not in PLAN_KEYS]
     if "base" not in raw:
         problems.append(("base", "required: the base scenario file, relative to the plan"))
@@ -482,6 +535,10 @@ class SweepProgress:
 # ---------------------------------------------------------------------------- backends
 
 
+def _short(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 @dataclass
 class SweepOutcome:
     """What a sweep did: counts, failures, wall time, the store."""
@@ -505,7 +562,7 @@ class SweepOutcome:
         if self.failed:
             lines.append(f"Failed points ({len(self.failed)}):")
             for pt, err in self.failed[:50]:
-                what = ", ".join(f"{k}={v!r}" for k, v in pt.overrides.items())
+                what = ", ".join(f"{k}={_short(repr(v))}" for k, v in pt.overrides.items())
                 lines.append(f"  point {pt.index} [{pt.id}] ({what + ', ' if what else ''}seed={pt.seed}): {err.splitlines()[0] if err else ''}")
                 for extra in err.splitlines()[1:6]:
                     lines.append(f"      {extra}")
@@ -654,6 +711,16 @@ def run_plans(
         plan.check_keys()
     pid = plan_id(points)
     store = Store.open(out, pid, [p.describe() for p in plans], points, version=version, resume=resume)
+    try:
+        return _run_into(store, out, pid, points, version, jobs=jobs, dask=dask, progress=progress)
+    finally:
+        store.close()
+
+
+def _run_into(store: Any, out: Any, pid: str, points: list[Point], version: str, *, jobs: int | None, dask: Any, progress: Any) -> SweepOutcome:
+    """``run_plans`` once the store is open (and locked)."""
+    from ccsim.store import StoreError
+
     pending = [pt for pt in points if store.status(pt.id) != "ok"]
     skipped = len(points) - len(pending)
     bar = SweepProgress(len(points), skipped, progress)
@@ -673,6 +740,7 @@ def run_plans(
             bar.update(False)
 
     interrupted = False
+    failing = True
     bar.update()
     try:
         if not pending:
@@ -681,12 +749,17 @@ def run_plans(
             _run_dask(pending, dask, on_result)
         else:
             _run_local(pending, max(1, jobs or os.cpu_count() or 1), on_result)
+        failing = False
     except KeyboardInterrupt:
         interrupted = True
         raise
     finally:
         bar.close()
-        store.flush()
+        try:
+            store.flush()
+        except StoreError:
+            if not failing:  # else the error already on its way out is the one to show
+                raise
         outcome = SweepOutcome(
             store=Path(out), plan_id=pid, points=points, total=len(points), skipped=skipped,
             done=counts["done"], failed=failed, wall_s=time.perf_counter() - t0, interrupted=interrupted,

@@ -15,6 +15,7 @@ pub struct SimConfig {
     pub routing: RoutingMetric,
     pub link_model: LinkModel,
     pub threads: u32,
+    pub memory_limit: Option<u64>,
 }
 
 /// The `[simulation]` table's parameters.
@@ -38,4 +39,7 @@ pub const PARAMS: &[Param] = &[
     Param::int("threads", 1, 1, 2)
         .doc("threads to run on, with identical results; 2 splits the network across its longest-delay links (docs/architecture.md, \"Two threads\")")
         .source("1: sweeps already use every core"),
+    Param::new("memory_limit", Ty::Size { min: 1 << 20, max: u64::MAX }, Dflt::None("half of the machine's memory, or CCSIM_MEMORY_LIMIT"))
+        .doc("memory the run may use: the estimate at validation and the run-time guard hold it under this (docs/reliability.md)")
+        .source("our choice: half of the machine's memory, or the environment variable CCSIM_MEMORY_LIMIT (scenario/budget.rs)"),
 ];

@@ -275,6 +275,20 @@ impl Link {
         &self.disc
     }
 
+    /// Bytes of memory the link's packet buffers take (what grows as its queue grows).
+    pub fn memory_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        let bytes = match &self.pipe {
+            Pipe::Fast(p) => {
+                p.ring.capacity() * size_of::<Slot>()
+                    + p.deliver.capacity() * size_of::<(SimTime, Packet)>()
+                    + p.late_drops.capacity() * size_of::<(SimTime, DropCause, FlowId)>()
+            }
+            Pipe::PerHop(p) => (p.waiting.capacity() + p.wire.capacity()) * size_of::<Packet>(),
+        };
+        bytes as u64
+    }
+
     /// Whether the link uses the fast model.
     pub fn is_fast(&self) -> bool {
         matches!(self.pipe, Pipe::Fast(_))

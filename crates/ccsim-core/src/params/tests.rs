@@ -95,8 +95,7 @@ fn every_problem_is_located_with_the_allowed_values() {
             ),
             (
                 "t.size",
-                "0 bytes is out of range; allowed 1 ≤ size ≤ 100 bytes (or write size = \"inf\": \
-                 no end)"
+                "0B is out of range; allowed 1B ≤ size ≤ 100B (or write size = \"inf\": no end)"
             ),
             ("t.inner.typo", "unknown key; allowed: min, max"),
             (

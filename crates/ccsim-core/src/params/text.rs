@@ -130,10 +130,15 @@ fn base_type_text(p: &Param) -> String {
         Ty::Duration { positive: true } => "duration > 0".into(),
         Ty::Duration { positive: false } => "duration".into(),
         Ty::Rate => "rate > 0".into(),
-        Ty::Size { min, max } => match int_range("n", min, max) {
-            Some(r) => format!("size or integer bytes n, {r}"),
-            None => "size or integer bytes".into(),
-        },
+        Ty::Size { min, max } => {
+            let sz = |x: u64| crate::units::parse::format_size_short(crate::units::Bytes(x));
+            match (min, max) {
+                (0, u64::MAX) => "size or integer bytes".into(),
+                (lo, u64::MAX) => format!("size or integer bytes, ≥ {}", sz(lo)),
+                (0, hi) => format!("size or integer bytes, ≤ {}", sz(hi)),
+                (lo, hi) => format!("size or integer bytes, {} … {}", sz(lo), sz(hi)),
+            }
+        }
         Ty::Packets { min, max } => match int_range("n", min, max) {
             Some(r) => format!("packets (\"16p\" or integer n), {r}"),
             None => "packets (\"16p\" or integer)".into(),

@@ -121,7 +121,7 @@ pub(super) fn plain(cx: &mut Cx, path: &str, v: &Value, p: &Param, ty: &Ty) -> O
                     return None;
                 }
             };
-            in_range(cx, path, b, min, max, p.name, " bytes", &hint).map(Value::from)
+            size_in_range(cx, path, b, min, max, p.name, &hint).map(Value::from)
         }
         Ty::Packets { min, max } => {
             let n = match v {
@@ -321,6 +321,32 @@ fn in_range(
         return None;
     }
     Some(u)
+}
+
+/// A size in `min..=max`, the range written with units (`allowed 1B ≤ mss ≤ 1MB`).
+fn size_in_range(
+    cx: &mut Cx,
+    path: &str,
+    b: u64,
+    min: u64,
+    max: u64,
+    name: &str,
+    hint: &str,
+) -> Option<u64> {
+    if b < min || b > max {
+        let sz = |x: u64| units::format_size_short(crate::units::Bytes(x));
+        let range = match (min, max) {
+            (lo, u64::MAX) => format!("{name} ≥ {}", sz(lo)),
+            (0, hi) => format!("{name} ≤ {}", sz(hi)),
+            (lo, hi) => format!("{} ≤ {name} ≤ {}", sz(lo), sz(hi)),
+        };
+        cx.err(
+            path,
+            format!("{} is out of range; allowed {range}{hint}", sz(b)),
+        );
+        return None;
+    }
+    Some(b)
 }
 
 /// A string with a unit, parsed by `parse`; a bare number is refused with an example.

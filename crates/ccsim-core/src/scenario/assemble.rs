@@ -73,12 +73,23 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
     let dv = doc.routing.as_ref().and_then(|r| routing(cx, r, &net));
     let link_events = events(cx, &doc.events, &net);
     let sim = sim?;
+    let mut trace = trace;
+    if let Some(n) = doc
+        .trace
+        .as_ref()
+        .and_then(|r| r.value("max_samples").as_u64())
+    {
+        // decimate: the whole run at the finest interval that keeps at most n samples
+        let least = sim.duration.0.div_ceil(n.saturating_sub(1).max(1));
+        trace.interval = trace.interval.max(Dur(least));
+    }
     Some(Scenario {
         duration: sim.duration,
         seed: sim.seed,
         routing: sim.routing,
         link_model: sim.link_model,
         threads: sim.threads,
+        memory_limit: sim.memory_limit,
         trace,
         nodes: net.nodes,
         links: net.links,

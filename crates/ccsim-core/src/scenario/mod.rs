@@ -17,14 +17,18 @@
 
 mod assemble;
 mod assemble_flows;
+pub mod budget;
 pub mod builders;
 mod constraints;
 pub mod document;
+pub mod limits;
 pub mod model;
 mod parse;
 
 pub use model::*;
-pub use parse::{explain, from_json_str, from_json_value, from_toml_str, toml_value, FlowParams};
+pub use parse::{
+    explain, from_json_str, from_json_value, from_toml_str, json_value, toml_value, FlowParams,
+};
 
 // The components' configuration types, re-exported under the names scenarios have used.
 pub use crate::apps::{CbrSpec, StartSpec, TcpApp};

@@ -32,6 +32,9 @@ pub struct Scenario {
     /// Threads to run on (1 or 2; identical results). With 2 the network is split in two
     /// across its longest-delay links and each part runs on its own core (`sim_parallel`).
     pub threads: u32,
+    /// `[simulation] memory_limit` in bytes: the estimate at validation and the run-time
+    /// guard hold a run under it (`None`: `budget::default_memory_limit`).
+    pub memory_limit: Option<u64>,
     /// What to sample into time series.
     pub trace: TraceSpec,
     /// Node names, indexed by `NodeId`.

@@ -21,6 +21,7 @@ mod parse_tests;
 use super::assemble::assemble;
 use super::document;
 use super::model::Scenario;
+use super::{budget, limits};
 use super::{Problem, ScenarioError};
 use crate::params::{Cx, Layer, Origin};
 use serde_json::Value;
@@ -32,16 +33,34 @@ pub fn from_json_value(doc: &Value, source: &str) -> Result<Scenario, ScenarioEr
 
 /// Read, assemble and check `doc` with these profiles; the scenario and its flows'
 /// resolved parameters.
+///
+/// The raw document is checked first (`limits`: nesting, control characters, non-finite
+/// numbers), then read with the declarations and assembled, then its memory and work are
+/// estimated (`budget`); every problem of the passes is reported together.
 fn resolve(
     doc: &Value,
     source: &str,
     profiles: &[&'static Layer],
 ) -> Result<(Scenario, Vec<document::FlowDoc>), ScenarioError> {
+    let (limit_problems, sanitised) = limits::check_document(doc);
+    let doc = sanitised.as_ref().unwrap_or(doc);
     let mut cx = Cx::default();
     let scenario = document::read(&mut cx, doc, profiles).and_then(|mut d| {
         let s = assemble(&mut cx, &mut d);
         s.map(|s| (s, d.flows))
     });
+    // a value the limits pass reported is not reported again
+    cx.problems.retain(|p| {
+        !limit_problems
+            .iter()
+            .any(|l| limits::is_within(&p.path, &l.path))
+    });
+    cx.problems.extend(limit_problems);
+    if let Some((s, _)) = &scenario {
+        if cx.problems.is_empty() {
+            cx.problems.extend(budget::check(s));
+        }
+    }
     match scenario {
         Some(s) if cx.problems.is_empty() => Ok(s),
         _ => {
@@ -92,22 +111,47 @@ pub fn explain(doc: &Value, source: &str) -> Result<Vec<FlowParams>, ScenarioErr
     Ok(out)
 }
 
+fn text_error(source: &str, message: String) -> ScenarioError {
+    ScenarioError {
+        source: source.into(),
+        problems: vec![Problem {
+            path: String::new(),
+            message,
+        }],
+    }
+}
+
+/// JSON text as a value, or the syntax error with its line and column.
+pub fn json_value(text: &str, source: &str) -> Result<Value, ScenarioError> {
+    if let Some(p) = limits::check_text(text) {
+        return Err(text_error(source, p.message));
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => Ok(v),
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => Err(text_error(
+            source,
+            format!(
+                "nested more than {} tables or lists deep (at line {}, column {}); a scenario \
+                 needs a few levels",
+                limits::MAX_DEPTH,
+                e.line(),
+                e.column()
+            ),
+        )),
+        Err(e) => Err(text_error(
+            source,
+            format!(
+                "invalid JSON at line {}, column {}: {e}",
+                e.line(),
+                e.column()
+            ),
+        )),
+    }
+}
+
 /// Parse and validate JSON text.
 pub fn from_json_str(text: &str, source: &str) -> Result<Scenario, ScenarioError> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(v) => from_json_value(&v, source),
-        Err(e) => Err(ScenarioError {
-            source: source.into(),
-            problems: vec![Problem {
-                path: String::new(),
-                message: format!(
-                    "invalid JSON at line {}, column {}: {e}",
-                    e.line(),
-                    e.column()
-                ),
-            }],
-        }),
-    }
+    json_value(text, source).and_then(|v| from_json_value(&v, source))
 }
 
 /// Parse and validate TOML text.
@@ -117,6 +161,9 @@ pub fn from_toml_str(text: &str, source: &str) -> Result<Scenario, ScenarioError
 
 /// TOML text as a JSON value, or the syntax error with its line and column.
 pub fn toml_value(text: &str, source: &str) -> Result<Value, ScenarioError> {
+    if let Some(p) = limits::check_text(text) {
+        return Err(text_error(source, p.message));
+    }
     match toml::from_str::<toml::Value>(text) {
         Ok(v) => Ok(toml_to_json(v)),
         Err(e) => {
@@ -127,13 +174,7 @@ pub fn toml_value(text: &str, source: &str) -> Result<Value, ScenarioError> {
             } else {
                 message = format!("invalid TOML: {message}");
             }
-            Err(ScenarioError {
-                source: source.into(),
-                problems: vec![Problem {
-                    path: String::new(),
-                    message,
-                }],
-            })
+            Err(text_error(source, message))
         }
     }
 }
@@ -150,15 +191,15 @@ fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// TOML to JSON: datetimes become strings, non-finite floats become strings ("inf", "nan")
-/// so that they are reported as bad values rather than silently lost.
+/// TOML to JSON: datetimes become strings, non-finite floats the marker that `limits`
+/// reports by key (JSON has no NaN or infinity).
 fn toml_to_json(v: toml::Value) -> Value {
     match v {
         toml::Value::String(s) => Value::String(s),
         toml::Value::Integer(i) => Value::from(i),
         toml::Value::Float(f) => match serde_json::Number::from_f64(f) {
             Some(n) => Value::Number(n),
-            None => Value::String(f.to_string()),
+            None => limits::non_finite_value(f),
         },
         toml::Value::Boolean(b) => Value::Bool(b),
         toml::Value::Datetime(d) => Value::String(d.to_string()),

@@ -26,6 +26,9 @@ pub const PARAMS: &[Param] = &[
     Param::new("links", Ty::Selection("link"), Dflt::Value(Lit::Str("all")))
         .doc("links whose queue is sampled: \"a->b\" (one direction) or the name of a [[link]] entry (both)")
         .source("all"),
+    Param::new("max_samples", Ty::Int { min: 2, max: u64::MAX }, Dflt::None("every interval"))
+        .doc("keep at most this many sampling instants over the run: the interval widens to duration / (max_samples − 1) when it must")
+        .source("none: every interval (docs/reliability.md)"),
 ];
 
 /// Column names of the per-flow table.

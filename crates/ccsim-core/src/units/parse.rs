@@ -184,6 +184,18 @@ fn article(what: &str) -> &'static str {
 
 /// Parse `input` as a quantity of family `fam`, in base units.
 fn parse_in(input: &str, fam: &Family) -> Result<u64, String> {
+    parse_quoting(input, fam).map_err(|e| {
+        // a message quotes the value; a long one is cut, so a message stays a line
+        if input.chars().count() > 60 {
+            let cut: String = input.chars().take(57).collect();
+            e.replace(input, &format!("{cut}..."))
+        } else {
+            e
+        }
+    })
+}
+
+fn parse_quoting(input: &str, fam: &Family) -> Result<u64, String> {
     let what = fam.what;
     let help = format!("e.g. \"{}\" (units: {})", fam.example, fam.listed);
     let help_tail = format!("\"{}\" (units: {})", fam.example, fam.listed);
@@ -261,7 +273,8 @@ fn parse_in(input: &str, fam: &Family) -> Result<u64, String> {
     if v == 0 && num.mant != 0 {
         let base = fam.units[0].0;
         return Err(format!(
-            "\"{input}\" is smaller than the resolution of 1{base}; use 0{base} or a larger value"
+            "\"{input}\" is smaller than the resolution of 1{base}; the smallest value above \
+             zero is \"1{base}\""
         ));
     }
     Ok(v)
@@ -382,9 +395,42 @@ pub fn format_size(b: Bytes) -> String {
     format_in(b.0, &fam)
 }
 
+/// A size as briefly as it can be written exactly, in decimal or binary units:
+/// `"1MiB"`, `"1MB"`, `"1460B"`.
+pub fn format_size_short(b: Bytes) -> String {
+    let decimal = format_size(b);
+    let binary = match (1..=4)
+        .rev()
+        .map(|k| (k, 1u64 << (10 * k)))
+        .find(|(_, m)| b.0 > 0 && b.0 % m == 0)
+    {
+        Some((k, m)) => format!("{}{}", b.0 / m, ["", "KiB", "MiB", "GiB", "TiB"][k]),
+        None => decimal.clone(),
+    };
+    if binary.len() < decimal.len() {
+        binary
+    } else {
+        decimal
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value below the resolution suggests one that is accepted (it once suggested
+    /// "0bps", which a rate refuses).
+    #[test]
+    fn below_the_resolution_suggests_an_accepted_value() {
+        let e = parse_rate("0.4bps").unwrap_err();
+        assert!(e.contains("\"1bps\""), "{e}");
+        assert_eq!(parse_rate("1bps"), Ok(Rate(1)));
+        let long = format!("{}s", "9".repeat(500));
+        assert!(parse_duration(&long).unwrap_err().len() < 200);
+        let e = parse_duration("0.1ns").unwrap_err();
+        assert!(e.contains("\"1ns\""), "{e}");
+        assert!(!e.contains("0ns"), "{e}");
+    }
 
     #[test]
     fn durations_are_exact() {
@@ -425,6 +471,8 @@ mod tests {
         assert!(e.contains("expected a number"), "{e}");
         let e = parse_duration("1e3ms").unwrap_err();
         assert!(e.contains("unknown unit"), "{e}");
+        let long = format!("{}s", "9".repeat(500));
+        assert!(parse_duration(&long).unwrap_err().len() < 200);
         let e = parse_duration("0.1ns").unwrap_err();
         assert!(e.contains("resolution"), "{e}");
         let e = parse_duration("99999999999999999999h").unwrap_err();
@@ -527,6 +575,13 @@ mod tests {
         assert_eq!(format_rate(Rate(1_500_000_000)), "1500Mbps");
         assert_eq!(format_size(Bytes(65_536)), "65536B");
         assert_eq!(format_size(Bytes(1_000_000)), "1MB");
+        assert_eq!(format_size_short(Bytes(1 << 20)), "1MiB");
+        assert_eq!(format_size_short(Bytes(1_000_000)), "1MB");
+        assert_eq!(format_size_short(Bytes(1460)), "1460B");
+        assert_eq!(
+            parse_size(&format_size_short(Bytes(65_536))),
+            Ok(Bytes(65_536))
+        );
         for d in [1, 999, 1_000_000, 3_600_000_000_000, 7_200_000_000_001] {
             assert_eq!(parse_duration(&format_duration(Dur(d))), Ok(Dur(d)));
         }

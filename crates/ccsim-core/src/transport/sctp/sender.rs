@@ -481,3 +481,7 @@ impl SctpSender {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "sctp_loss_tests.rs"]
+mod loss_tests;

@@ -33,6 +33,17 @@ pub struct TcpSpec {
     pub select: Option<SelectSpec>,
 }
 
+impl Default for TcpSpec {
+    /// What the parser fills in for a flow that sets nothing but a greedy bulk application
+    /// (`tests/core_constants.rs` checks the two agree): every declared default.
+    fn default() -> TcpSpec {
+        let mut cx = crate::params::Cx::default();
+        let m = serde_json::Map::from_iter([("app".to_string(), Value::from("bulk"))]);
+        let r = crate::params::read::read_kind(&mut cx, "", &m, &KIND, &Default::default());
+        r.config().expect("declared defaults fit TcpSpec")
+    }
+}
+
 /// Loss recovery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -538,18 +538,18 @@ impl TcpSender {
             self.sb.mark_lost(threshold);
             // FACK: enter recovery when the forward-most SACK is more than DupThresh
             // segments above snd.una (Mathis & Mahdavi 1996 §4), not only on dupacks.
-            if self.phase == Phase::Open
+            if !self.in_recovery()
                 && self.cfg.recovery == RecoverySpec::Fack
                 && self.sb.fack() - self.una > self.cfg.dupthresh as u64
-                && self.una >= self.recover_guard
+                && self.recover_guard_allows()
             {
                 self.enter_recovery(now, out);
             }
             // RFC 6675 §5: enter recovery when IsLost(HighACK + 1), not only on DupThresh.
-            if self.phase == Phase::Open
+            if !self.in_recovery()
                 && self.cfg.recovery == RecoverySpec::Sack
                 && self.sb.is_lost(self.una)
-                && self.una >= self.recover_guard
+                && self.recover_guard_allows()
             {
                 self.enter_recovery(now, out);
             }
@@ -644,13 +644,8 @@ impl TcpSender {
 
     fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         match self.phase {
-            Phase::AfterTimeout { .. } => {}
-            Phase::Open => {
-                // RFC 6582 §3.2 step 2: enter only if the ACK covers `recover` (the guard
-                // applies to NewReno and SACK; plain Reno has none).
-                let guard_ok =
-                    self.cfg.recovery == RecoverySpec::Reno || self.una >= self.recover_guard;
-                if self.dupacks == self.cfg.dupthresh && guard_ok {
+            Phase::Open | Phase::AfterTimeout { .. } => {
+                if self.dupacks == self.cfg.dupthresh && self.recover_guard_allows() {
                     self.enter_recovery(now, out);
                 }
             }
@@ -661,6 +656,18 @@ impl TcpSender {
                 }
             }
         }
+    }
+
+    /// RFC 6582 §3.2 step 1: a new fast retransmit only if the cumulative ACK covers more
+    /// than `recover` (the highest segment sent at the last recovery or timeout), so that
+    /// duplicate ACKs of an old window start nothing. Plain Reno applies it only after a
+    /// timeout, as ns-2's Reno with `bugfix_` does (tcp-reno.cc `timeout` sets `recover_`,
+    /// `dupack_action` checks it unless the last window reduction was a fast retransmit):
+    /// it may start a second fast retransmit in the window of the first.
+    fn recover_guard_allows(&self) -> bool {
+        let reno_after_recovery = self.cfg.recovery == RecoverySpec::Reno
+            && !matches!(self.phase, Phase::AfterTimeout { .. });
+        reno_after_recovery || self.una >= self.recover_guard
     }
 
     /// Tell the controller of a loss; FlightSize is everything outstanding (RFC 5681 §3.1).
@@ -744,3 +751,7 @@ impl TcpSender {
         Bytes(self.delivered)
     }
 }
+
+#[cfg(test)]
+#[path = "sender_tests.rs"]
+mod tests;
