@@ -270,7 +270,7 @@ class Plan:
         """Each override key with its entry names turned into indices (plan problems for a
         path that does not fit the base document)."""
         resolved: dict[str, str] = {}
-        for key in dict.fromkeys(k for combo in self.combinations() for k in combo):
+        for key in dict.fromkeys(k for k, _ in self._overrides()):
             try:
                 resolved[key] = resolve_path(self.base.doc, key, self.source)
             except ScenarioError as e:
@@ -284,21 +284,27 @@ class Plan:
         parser: an unknown key or a bad value is a plan problem, every one reported."""
         problems: list[tuple[str, str]] = []
         seen: set[tuple[str, str]] = set()
-        for combo in self.combinations():
-            for key, value in combo.items():
-                mark = (key, canonical_json(value))
-                if mark in seen:
-                    continue
-                seen.add(mark)
-                try:
-                    self.base.copy().set(resolved[key], value)
-                except ScenarioError as e:
-                    at = paths.core_path(resolved[key].split("."))
-                    problems.extend(
-                        (self._where(key), m if p == at else f"{p}: {m}") for p, m in e.problems
-                    )
+        for key, value in self._overrides():
+            mark = (key, canonical_json(value))
+            if mark in seen:
+                continue
+            seen.add(mark)
+            try:
+                self.base.copy().set(resolved[key], value)
+            except ScenarioError as e:
+                at = paths.core_path(resolved[key].split("."))
+                problems.extend((self._where(key), m if p == at else f"{p}: {m}") for p, m in e.problems)
         if problems:
             raise PlanError(self.source, problems)
+
+    def _overrides(self) -> Iterable[tuple[str, Any]]:
+        """Every (key, value) the plan sets, each grid value and each point's, without
+        forming the combinations."""
+        for key, values in self.grid.items():
+            for v in values:
+                yield key, v
+        for p in self.points:
+            yield from p.items()
 
     def check_keys(self) -> None:
         """Check every override path and value against the base document before anything
