@@ -376,6 +376,12 @@ def _rolloff_claim(protocol: str, paper_rtt: float, tolerance: float, text: str,
                  f"goodput ≥ {share:.0%}{mathis})", paper_rtt, lambda df: rolloff_rtt(df, protocol, share), unit="s",
                  tolerance=tolerance, quick=False, mechanism=mechanism)
 
+
+# Quick mode (2 MB files, RTTs 0.5–50 s, two seeds) decides two claims: Fig. 4 in a weaker form
+# (ARC, which probes by time rather than by round trip, must still beat every TCP at every
+# loss rate, ≥ 1×, while a 2 MB transfer lasts a few round trips of 600 s) and Fig. 5's
+# falling goodput. The others need the paper's 1 GB files (utilisation, roll-off, the TCPs at
+# 10 s, the plateau) or RTTs beyond the quick grid (2000 s).
 CLAIMS = [
     Claim("Fig. 3", "ARC fills the link below RTT 10 s: smallest mean goodput over RTT ≤ 5 s, p = 0.001 "
           "(payload ceiling 0.973 Mb/s)", 0.9, _claim_arc_full, unit="Mb/s", kind="at_least", quick=False),
@@ -391,7 +397,7 @@ CLAIMS = [
           lambda df: max((mean_goodput(df, p, 2000.0) for p in TCPS), default=float("nan")) / 1e3, unit="kb/s",
           kind="at_most", quick=False),
     Claim("Fig. 4", "RTT 600 s, p from 1e-4 to 1e-2: smallest ratio ARC / best TCP (mean goodputs) over the loss range",
-          10.0, lambda df: float(fig4_ratios(df).min()), unit="×", kind="at_least", quick=False),
+          10.0, lambda df: float(fig4_ratios(df).min()), unit="×", kind="at_least", quick_tolerance=9.0),
     Claim("Fig. 4", "RTT 600 s, p from 1e-4 to 1e-2: largest ratio ARC / best TCP over the loss range (two orders of magnitude)",
           100.0, lambda df: float(fig4_ratios(df).max()), unit="×", tolerance=50.0, quick=False),
     Claim("Fig. 5", "ARC, p = 0.001: goodput at RTT 200 s / goodput at RTT 2 s, largest file (goodput decreases with RTT)",

@@ -42,9 +42,80 @@
 //!   expected in one interval; a decrease applies at once; while cwnd ≤ 4 an increase
 //!   applies at once, at most doubling per ACK.
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
-use crate::scenario::FastSpec;
+use super::{
+    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
+use crate::params::{Bound, Kind, Param};
 use crate::units::{Bytes, Dur, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// FAST TCP's parameters (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct FastSpec {
+    pub alpha: f64,
+    pub gamma: f64,
+    pub every_other_rtt: bool,
+    pub avg_window_factor: Option<f64>,
+    pub base_filter: Option<f64>,
+    pub mi_threshold: Option<Dur>,
+    pub update_interval: Option<Dur>,
+    pub pace_increases: bool,
+}
+
+impl Default for FastSpec {
+    fn default() -> FastSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// FAST's parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::float("alpha", 250.0, Bound::Excl(0.0), Bound::Incl(1e6))
+        .unit("packets")
+        .doc("packets each flow aims to keep queued (the equilibrium w·(1 − baseRTT/avgRTT) = α)")
+        .source("ALGORITHMS.md §3.0.4 item 10: the multipath-routing seed's α = 250 packets"),
+    Param::float("gamma", 0.5, Bound::Excl(0.0), Bound::Incl(1.0))
+        .doc("step γ of the window update w ← (1 − γ)·w + γ·(baseRTT/avgRTT·w + α)")
+        .source("CUBIN FAST TCP ns-2 module v1.1 (gamma_ 0.5)"),
+    Param::boolean("every_other_rtt", false)
+        .doc("update the window every other round instead of every round")
+        .source("CUBIN FAST TCP ns-2 module v1.1 updates every round"),
+    Param::float("avg_window_factor", 4.0, Bound::Excl(0.0), Bound::Incl(1e6))
+        .optional("the ns-2 module's weight a = min(1/256, 3/cwnd)")
+        .unit("RTTs")
+        .doc("RTT averaging weight a = 1/(k·cwnd) (Mallada & Paganini's eq. 4 uses k = 4)")
+        .source("CUBIN FAST TCP ns-2 module (min(1/256, 3/cwnd)) when absent"),
+    Param::float("base_filter", 3000.0, Bound::Incl(1.0), Bound::Incl(1e9))
+        .optional("the smallest RTT sample")
+        .unit("ACKs")
+        .doc("base RTT as Mallada & Paganini's filter BaseRTT ← (1 − 1/n)·BaseRTT + (avgRTT − q)/n driven by the routers' price q (the paper uses n = 3000)")
+        .source("FAST TCP (Jin, Wei & Low 2004): the smallest sample, when absent"),
+    Param::duration("mi_threshold", "5ms")
+        .optional("no multiplicative-increase phase")
+        .doc("the ns-2 module's MI phase: while avgRTT − baseRTT is below this, every ACK of new data adds one packet and the window law waits")
+        .source("CUBIN FAST TCP ns-2 module tcp-fast.cc fast_cc (mi_threshold_; FAST_CC_MIQ before v1.1.2), default unknown: off"),
+    Param::duration("update_interval", "100ms")
+        .optional("the law runs once per round")
+        .doc("the ns-2 module's time-driven update: the law runs on the first ACK at least this long after the previous update or MI step, without the doubling cap")
+        .source("CUBIN FAST TCP ns-2 module tcp-fast.cc fast_cc (fast_update_cwnd_interval_), default unknown: off"),
+    Param::boolean("pace_increases", false)
+        .doc("the ns-2 module's pacing of increases: an increase of n packets is applied one packet at a time over the ACKs of one update interval (needs update_interval)")
+        .source("CUBIN FAST TCP ns-2 module tcp-fast.cc fast_pace; off"),
+];
+
+/// `cc = "fast"`.
+pub const KIND: CcKind = CcKind {
+    kind: Kind::new(
+        "fast",
+        "FAST TCP, Jin, Wei & Low 2004 (docs/controllers/fast.md)",
+        &[PARAMS],
+    ),
+    build: |p, ctx| {
+        let c: FastSpec = super::config(p)?;
+        Ok(AnyCc::Fast(Fast::new(ctx.mss, ctx.init_cwnd, c)))
+    },
+};
 
 /// The ns-2 module's window target without the doubling cap:
 /// (1 − γ)·w + γ·(base/avg·w + α), at least 2 packets (tcp-fast.cc `fast_calc_cwnd`).

@@ -1,8 +1,14 @@
-//! Tests of the TCP option keys (`parse_tcp_options.rs`) and the controller options that
-//! came with them (Vegas `ss_exit`, Westwood+ `counting`).
+//! Tests of the options of issues #16, #19 and #27 as a document gives them: the TCP
+//! sender's (`transport/tcp/config.rs`, `rto.rs`), the controllers' (Vegas `ss_exit`,
+//! Westwood+ `counting`, DAIMD `quiet` and `signal`) and the distance-vector timers'.
 
 use super::parse_tests::assert_problem;
-use super::*;
+use crate::cc::coupled::daimd::{DaimdQuiet, DaimdSignal};
+use crate::cc::vegas::VegasSsExit;
+use crate::scenario::*;
+use crate::transport::tcp::config::LossFlight;
+use crate::transport::tcp::rto::{RtoEstimator, RttSamples};
+use crate::units::Dur;
 
 /// A one-flow document whose flow table has the extra lines `keys`.
 fn doc(keys: &str) -> String {
@@ -105,33 +111,112 @@ fn tcp_only_keys_are_refused_elsewhere() {
                  transport = \"mptcp\"\npaths = [[\"a\", \"b\"]]\napp = { kind = \"bulk\" }\n\
                  handshake = true\n";
     let ps = from_toml_str(mptcp, "t").unwrap_err().problems;
-    assert_problem(&ps, "flow[0].handshake", "TCP flows only");
+    assert_problem(
+        &ps,
+        "flow[0].handshake",
+        "applies only to flows with transport = \"tcp\"; this one has transport = \"mptcp\"",
+    );
     // UDP flows take no TCP key.
     let udp = "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\n\
                rate = \"1Mbps\"\ndelay = \"1ms\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\n\
                transport = \"udp\"\napp = { kind = \"cbr\", rate = \"1Mbps\" }\n\
                limited_transmit = true\n";
     let ps = from_toml_str(udp, "t").unwrap_err().problems;
-    assert_problem(&ps, "flow[0].limited_transmit", "only to TCP flows");
+    assert_problem(&ps, "flow[0].limited_transmit", "applies only to flows with transport");
 }
 
 #[test]
 fn vegas_slow_start_exit_and_westwood_counting() {
-    let cc = |s: &str| tcp(&format!("cc = {s}")).cc;
-    match cc("{ kind = \"vegas\", ss_exit = \"linux\" }") {
-        CcSpec::Vegas(v) => assert_eq!(v.ss_exit, VegasSsExit::Linux),
-        other => panic!("{other:?}"),
-    }
-    match cc("\"vegas\"") {
-        CcSpec::Vegas(v) => assert_eq!(v.ss_exit, VegasSsExit::Ns2),
-        other => panic!("{other:?}"),
-    }
-    match cc("{ kind = \"westwood\", counting = \"per_ack\" }") {
-        CcSpec::Westwood(w) => assert_eq!(w.counting, AckCounting::PerAck),
-        other => panic!("{other:?}"),
-    }
+    let vegas = |s: &str| -> VegasSpec { tcp(&format!("cc = {s}")).cc.config().unwrap() };
+    assert_eq!(
+        vegas("{ kind = \"vegas\", ss_exit = \"linux\" }").ss_exit,
+        VegasSsExit::Linux
+    );
+    assert_eq!(vegas("\"vegas\"").ss_exit, VegasSsExit::Ns2);
+    // The presets set α, β, γ only.
+    assert_eq!(
+        vegas("{ kind = \"vegas\", preset = \"linux\" }").ss_exit,
+        VegasSsExit::Ns2
+    );
+    let w: WestwoodSpec = tcp("cc = { kind = \"westwood\", counting = \"per_ack\" }")
+        .cc
+        .config()
+        .unwrap();
+    assert_eq!(w.counting, AckCounting::PerAck);
     let ps = problems("cc = { kind = \"vegas\", ss_exit = \"bsd\" }");
     assert_problem(&ps, "flow[0].cc.ss_exit", "ns2, linux");
     let ps = problems("cc = { kind = \"westwood\", counting = \"packets\" }");
     assert_problem(&ps, "flow[0].cc.counting", "bytes, per_ack");
+}
+
+/// A one-MPTCP-flow document with `cc = <cc>`.
+fn daimd_doc(cc: &str) -> String {
+    format!(
+        "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\n\
+         delay = \"1ms\"\n[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"mptcp\"\n\
+         paths = [[\"a\", \"b\"]]\napp = {{ kind = \"bulk\" }}\ncc = {cc}\n"
+    )
+}
+
+fn daimd(cc: &str) -> DaimdSpec {
+    let sc = from_toml_str(&daimd_doc(cc), "t").unwrap();
+    match &sc.flows[0].transport {
+        TransportSpec::Mptcp(m) => match m.coupled {
+            CoupledSpec::Daimd(d) => d,
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn daimd_quiet_time_and_delay_signal() {
+    let d = daimd("\"daimd\"");
+    assert_eq!((d.quiet, d.signal), (DaimdQuiet::Hold, DaimdSignal::Sample));
+    let d = daimd("{ kind = \"daimd\", quiet = \"srtt\", signal = \"srtt\" }");
+    assert_eq!((d.quiet, d.signal), (DaimdQuiet::Srtt, DaimdSignal::Srtt));
+    let d = daimd("{ kind = \"daimd\", quiet = \"hold\" }");
+    assert_eq!(d.quiet, DaimdQuiet::Hold);
+    let d = daimd("{ kind = \"daimd\", quiet = \"50ms\" }");
+    assert_eq!(d.quiet, DaimdQuiet::Fixed(Dur::from_millis(50)));
+    assert_eq!(
+        daimd("{ kind = \"daimd\", quiet = \"0s\" }").quiet,
+        DaimdQuiet::Fixed(Dur::ZERO)
+    );
+    let e = from_toml_str(&daimd_doc("{ kind = \"daimd\", quiet = \"never\" }"), "t");
+    assert_problem(
+        &e.unwrap_err().problems,
+        "flow[0].cc.quiet",
+        "or write quiet = \"hold\": as long as the hold time T, or \"srtt\"",
+    );
+    let e = from_toml_str(&daimd_doc("{ kind = \"daimd\", signal = \"ewma\" }"), "t");
+    assert_problem(&e.unwrap_err().problems, "flow[0].cc.signal", "sample, srtt");
+}
+
+fn routing(keys: &str) -> Result<Scenario, ScenarioError> {
+    from_toml_str(
+        &format!(
+            "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\n\
+             rate = \"1Mbps\"\ndelay = \"1ms\"\n[routing]\nkind = \"distance-vector\"\n{keys}\n"
+        ),
+        "t",
+    )
+}
+
+#[test]
+fn distance_vector_timer_jitter_and_first_update() {
+    let dv = routing("").unwrap().dv.unwrap();
+    assert_eq!((dv.period_jitter, dv.first_update), (0.0, Dur::ZERO));
+    let dv = routing("period_jitter = 0.1\nfirst_update = \"500ms\"")
+        .unwrap()
+        .dv
+        .unwrap();
+    assert_eq!(
+        (dv.period_jitter, dv.first_update),
+        (0.1, Dur::from_millis(500))
+    );
+    let ps = routing("period_jitter = 1.0").unwrap_err().problems;
+    assert_problem(&ps, "routing.period_jitter", "allowed 0 ≤ period_jitter < 1");
+    let ps = routing("first_update = \"soon\"").unwrap_err().problems;
+    assert_problem(&ps, "routing.first_update", "10ms");
 }

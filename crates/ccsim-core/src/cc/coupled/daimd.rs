@@ -14,9 +14,132 @@
 //! congestion avoidance outside loss recovery; the backoff sets ssthresh to the new window
 //! and retransmits nothing (as Linux's CWR state, which CDG uses for its delay backoffs).
 
+use crate::cc::reno::{Counting, COUNTING};
 use crate::cc::AckEvent;
-use crate::scenario::{DaimdQuiet, DaimdSignal, DaimdSpec};
+use crate::params::{Alt, Bound, Kind, Param};
 use crate::units::{Dur, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// DAIMD's parameters (declared in [`PARAMS`]). The paper names D0, W0 and T but gives no
+/// values; the defaults and their reasons are in docs/controllers/daimd.md.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct DaimdSpec {
+    pub d0: Dur,
+    pub d0_rtt: Option<f64>,
+    pub w0: f64,
+    pub hold: Option<Dur>,
+    pub delay_beta: f64,
+    pub counting: Counting,
+    pub quiet: DaimdQuiet,
+    pub signal: DaimdSignal,
+}
+
+/// DAIMD's quiet time after a delay backoff (not in the paper; docs/controllers/daimd.md).
+/// In a document: `"hold"`, `"srtt"` or a duration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(from = "QuietValue", into = "QuietValue")]
+pub enum DaimdQuiet {
+    /// As long as the hold time T (default).
+    #[default]
+    Hold,
+    /// One smoothed RTT of the subflow.
+    Srtt,
+    /// A fixed time (zero: the hold may start again at the next ACK).
+    Fixed(Dur),
+}
+
+/// `quiet` as the declarations normalise it: one of its words, or nanoseconds.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(untagged)]
+enum QuietValue {
+    Word(QuietWord),
+    Fixed(Dur),
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum QuietWord {
+    Hold,
+    Srtt,
+}
+
+impl From<QuietValue> for DaimdQuiet {
+    fn from(v: QuietValue) -> DaimdQuiet {
+        match v {
+            QuietValue::Word(QuietWord::Hold) => DaimdQuiet::Hold,
+            QuietValue::Word(QuietWord::Srtt) => DaimdQuiet::Srtt,
+            QuietValue::Fixed(d) => DaimdQuiet::Fixed(d),
+        }
+    }
+}
+
+impl From<DaimdQuiet> for QuietValue {
+    fn from(q: DaimdQuiet) -> QuietValue {
+        match q {
+            DaimdQuiet::Hold => QuietValue::Word(QuietWord::Hold),
+            DaimdQuiet::Srtt => QuietValue::Word(QuietWord::Srtt),
+            DaimdQuiet::Fixed(d) => QuietValue::Fixed(d),
+        }
+    }
+}
+
+/// What DAIMD takes as the "packet delay" D (not defined by the paper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DaimdSignal {
+    /// The ACK's RTT sample − the subflow's smallest RTT sample (default).
+    #[default]
+    Sample,
+    /// The smoothed RTT − the subflow's smallest RTT sample.
+    Srtt,
+}
+
+impl Default for DaimdSpec {
+    fn default() -> DaimdSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// DAIMD's parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::duration("d0", "20ms")
+        .doc("D0: queueing delay (RTT sample − smallest RTT) at or above which delay congestion is suspected")
+        .source("our choice (the paper gives none): the threshold of Hamilton delay-based AIMD, docs/controllers/daimd.md"),
+    Param::float("d0_rtt", 0.45, Bound::Excl(0.0), Bound::None)
+        .optional("D0 is d0")
+        .doc("D0 as this fraction of the subflow's smallest RTT instead of d0 (a path-relative threshold for the sensitivity study)")
+        .source("ALGORITHMS.md §3.3.2"),
+    Param::float("w0", 4.0, Bound::Incl(0.0), Bound::None)
+        .unit("packets")
+        .doc("W0: the delay backoff is allowed only while cwnd > W0")
+        .source("our choice (the paper gives none), docs/controllers/daimd.md"),
+    Param::duration("hold", "srtt")
+        .alt(Alt::Word("srtt", "one smoothed RTT of the subflow"))
+        .doc("T: how long the delay condition must hold before a backoff (and, by default, the quiet time after one)")
+        .source("our choice (the paper gives none): one smoothed RTT, docs/controllers/daimd.md"),
+    Param::float("delay_beta", 0.7, Bound::Excl(0.0), Bound::Excl(1.0))
+        .doc("multiplicative decrease on delay congestion")
+        .source("González et al. 2016, eq. (1) (0.7)"),
+    COUNTING,
+    Param::duration("quiet", "hold")
+        .alt(Alt::Words(&[
+            ("hold", "as long as the hold time T"),
+            ("srtt", "one smoothed RTT of the subflow"),
+        ]))
+        .doc("quiet time after a delay backoff, which must elapse before the hold may start again (\"0s\": at once, the double cut of issue #16)")
+        .source("our choice (the paper gives none): T, one reaction per queue build-up (docs/controllers/daimd.md)"),
+    Param::choice("signal", "sample", &["sample", "srtt"])
+        .doc("the packet delay D compared with D0: the ACK's RTT sample, or the smoothed RTT, minus the subflow's smallest RTT")
+        .source("our choice (the paper does not define D): the per-sample queueing delay of Hamilton delay-based AIMD and CDG (docs/controllers/daimd.md)"),
+];
+
+/// `cc = "daimd"`.
+pub const KIND: Kind = Kind::new(
+    "daimd",
+    "LIA with a delay-triggered decrease, González et al. 2016 (docs/controllers/daimd.md)",
+    &[PARAMS],
+);
 
 /// DAIMD detector state of one subflow.
 #[derive(Clone, Debug)]

@@ -14,14 +14,16 @@
 //! The agent is sans-IO like the transports: the simulation gives it link prices and link
 //! state, delivers announcements to it, and sends what it queues in `outbox`.
 
+pub mod config;
 pub mod table;
 
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
+use crate::net::link_config::LinkSpec;
 use crate::packet::{Packet, PacketKind};
 use crate::results::Table;
 use crate::rng::SimRng;
-use crate::scenario::{DvSpec, LinkSpec};
 use crate::units::{Dur, SimTime};
+pub use config::{DvInitial, DvSpec, LinkEvent};
 use table::{DestTable, Row};
 
 /// Flag on a route announcement: the announced route is improper.
@@ -493,7 +495,8 @@ impl DistanceVector {
 #[cfg(test)]
 mod timer_tests {
     use super::*;
-    use crate::scenario::{LossSpec, QueueLimit, QueueSpec};
+    use crate::net::link_config::LossSpec;
+    use crate::net::queue::{QueueLimit, QueueSpec};
     use crate::units::Rate;
 
     fn link(from: usize, to: usize) -> LinkSpec {

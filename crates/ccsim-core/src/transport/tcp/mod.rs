@@ -1,6 +1,7 @@
 //! TCP: sender, receiver, RTO estimators, SACK scoreboard, PRR, the handshake and the
 //! timed segment.
 
+pub mod config;
 pub mod handshake;
 pub mod path_select;
 pub mod prr;
@@ -11,5 +12,6 @@ pub mod scoreboard;
 pub mod sender;
 pub mod timed_segment;
 
+pub use config::{RecoverySpec, TcpSpec};
 pub use receiver::TcpReceiver;
 pub use sender::TcpSender;

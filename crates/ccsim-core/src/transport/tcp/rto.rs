@@ -4,8 +4,114 @@
 //! feeds only valid samples) and the sample statistics.
 
 use super::rto_variants::{LinuxRtt, Ns2Rtt};
-use crate::scenario::{RtoEstimator, RtoSpec, RttSamples};
+use crate::params::Param;
 use crate::units::{Dur, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// Retransmission timer parameters (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct RtoSpec {
+    pub min: Dur,
+    pub max: Dur,
+    pub initial: Dur,
+    pub granularity: Dur,
+    /// TCP only ([`TCP_PARAMS`]); ARC and SCTP use RFC 6298's.
+    #[serde(default)]
+    pub estimator: RtoEstimator,
+    /// TCP only.
+    #[serde(default)]
+    pub samples: RttSamples,
+    /// TCP only.
+    #[serde(default)]
+    pub restart_at_fast_retransmit: bool,
+}
+
+impl Default for RtoSpec {
+    /// TCP's (RFC 6298); ARC and SCTP override some (their `Kind::layers`).
+    fn default() -> RtoSpec {
+        crate::params::defaults(TCP_PARAMS)
+    }
+}
+
+impl RtoSpec {
+    /// RFC 6298's estimator with these bounds, samples from every ACK, no restart at fast
+    /// retransmit.
+    pub fn rfc6298(min: Dur, max: Dur, initial: Dur, granularity: Dur) -> RtoSpec {
+        RtoSpec {
+            min,
+            max,
+            initial,
+            granularity,
+            estimator: RtoEstimator::Rfc6298,
+            samples: RttSamples::EveryAck,
+            restart_at_fast_retransmit: false,
+        }
+    }
+}
+
+/// The retransmission-timeout estimator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoEstimator {
+    /// RFC 6298: RTO = SRTT + max(G, 4·RTTVAR), clamped to [min, max].
+    #[default]
+    Rfc6298,
+    /// Linux `tcp_rtt_estimator` / `tcp_set_rto`: RTO = srtt + max(4·mdev, rto_min), with
+    /// mdev's per-window maximum and slow decay (`rto_variants.rs`).
+    Linux,
+    /// ns-2 `TcpAgent::rtt_update` / `rtt_timeout`: integer arithmetic in `tcpTick_` units.
+    Ns2,
+}
+
+/// Which ACKs carry an RTT sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSamples {
+    /// Every ACK echoing a segment that was not retransmitted (timestamps, RFC 7323).
+    #[default]
+    EveryAck,
+    /// One timed segment per RTT, as ns-2 without timestamps (`timestamps_ false`): the
+    /// sample is cancelled by a timeout or a fast retransmit (`timed_segment.rs`).
+    OnePerRtt,
+}
+
+const MIN: Param = Param::duration("min", "1s")
+    .doc("lower bound of the RTO")
+    .source("RFC 6298 §2.4 (1 s); ns-2.35 ns-default.tcl:956 minrto_ 0.2 s: set it for ns-2-era reproductions");
+const MAX: Param = Param::positive_duration("max", "60s")
+    .doc("upper bound of the RTO, also of its exponential backoff; at least min")
+    .source("RFC 6298 §2.5 (at least 60 s); ns-2.35 ns-default.tcl:954 maxrto_ 60 s (100 000 s before ns-2.32)");
+const INITIAL: Param = Param::positive_duration("initial", "1s")
+    .doc("RTO before the first RTT sample")
+    .source("RFC 6298 §2.1 (1 s)");
+const GRANULARITY: Param = Param::duration("granularity", "1ms")
+    .doc("clock granularity G in RTO = SRTT + max(G, 4·RTTVAR)")
+    .source("our choice: 1 ms, a modern kernel's timer (RFC 6298 §2.3 leaves G to the implementation; ns-2.35 ns-default.tcl:952 tcpTick_ 10 ms)");
+/// TCP's granularity: also the tick of ns-2's estimator and the jiffy of Linux's.
+const TCP_GRANULARITY: Param = GRANULARITY
+    .doc("clock granularity G in RTO = SRTT + max(G, 4·RTTVAR); with estimator = \"ns2\" ns-2's tcpTick_ (above zero), with \"linux\" the jiffy the RTO rounds up to");
+
+/// The `rto` table of ARC and SCTP flows: the bounds of RFC 6298's estimator.
+pub const PARAMS: &[Param] = &[MIN, MAX, INITIAL, GRANULARITY];
+
+/// The `rto` table of TCP flows and MPTCP subflows: the bounds, the estimator and the
+/// timer options of issues #19 and #27 (each RFC 6298's behaviour by default).
+pub const TCP_PARAMS: &[Param] = &[
+    MIN,
+    MAX,
+    INITIAL,
+    TCP_GRANULARITY,
+    Param::choice("estimator", "rfc6298", &["rfc6298", "linux", "ns2"])
+        .doc("how the RTO follows the samples: RFC 6298; Linux tcp_rtt_estimator/tcp_set_rto (RTO = srtt + max(4·mdev, min), rttvar tracking the window's largest mdev); ns-2 rtt_update/rtt_timeout (integer ticks of granularity); docs/tcp.md §10.3")
+        .source("RFC 6298 §2; Linux net/ipv4/tcp_input.c tcp_rtt_estimator, tcp_set_rto; ns-2.35 tcp/tcp.cc rtt_update, rtt_timeout"),
+    Param::choice("samples", "every_ack", &["every_ack", "one_per_rtt"])
+        .doc("RTT samples from every ACK (timestamps), or one timed segment per round trip, cancelled by a timeout or fast retransmit; docs/tcp.md §10.4")
+        .source("every ACK (RFC 7323 timestamps); ns-2.35 ns-default.tcl:946 timestamps_ false times one segment (tcp/tcp.cc ~780–786, ~1390–1402)"),
+    Param::boolean("restart_at_fast_retransmit", false)
+        .doc("restart the timer when fast retransmit sends; docs/tcp.md §10.5")
+        .source("RFC 6298 §5.1 starts only a stopped timer; ns-2.35 restarts it (reset_rtx_timer(1,0), tcp/tcp-newreno.cc ~168, tcp-sack1.cc ~338, tcp-reno.cc ~214)"),
+];
 
 /// One RTT measurement with the sequence state a TCP sender knows when it takes it.
 #[derive(Clone, Copy, Debug)]

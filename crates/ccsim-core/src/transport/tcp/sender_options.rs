@@ -6,7 +6,8 @@
 use super::{Phase, TcpSender};
 use crate::cc::{AnyCc, CcContext, CongestionControl, CongestionKind};
 use crate::packet::{Packet, FLAG_ECHO_RETX};
-use crate::scenario::{LossFlight, RecoverySpec, RtoEstimator};
+use crate::transport::tcp::config::{LossFlight, RecoverySpec};
+use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::handshake::{self, Handshake};
 use crate::transport::tcp::rto::Sample;
 use crate::units::{Bytes, Dur, Rate, SimTime};
@@ -184,13 +185,15 @@ impl TcpSender {
             }
             // RFC 5681 §3.1: after a lost SYN or SYN-ACK the initial window is one segment.
             let mss = Bytes(self.mss());
-            self.cc = AnyCc::build(
-                &self.cfg.cc,
-                CcContext {
-                    mss,
-                    init_cwnd: mss,
-                },
-            );
+            let ctx = CcContext {
+                mss,
+                init_cwnd: mss,
+            };
+            self.cc = match AnyCc::build(&self.cfg.cc, ctx) {
+                Ok(cc) => cc,
+                // `scenario::assemble` builds every flow's controller once.
+                Err(e) => unreachable!("controller checked when the scenario was read: {e}"),
+            };
         }
         self.pace_next = now;
         self.round_start = now;

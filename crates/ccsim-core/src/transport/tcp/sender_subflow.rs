@@ -4,7 +4,7 @@
 use super::{Phase, TcpSender};
 use crate::cc::CongestionControl;
 use crate::packet::Packet;
-use crate::scenario::RecoverySpec;
+use crate::transport::tcp::config::RecoverySpec;
 use crate::transport::tcp::handshake::Handshake;
 use crate::units::SimTime;
 
