@@ -15,6 +15,7 @@ use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
+use crate::net::ecmp::{self, EqualCost};
 use crate::net::pinned::PinnedPaths;
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
@@ -121,6 +122,21 @@ fn invalid(path: String, message: String) -> Problem {
     Problem { path, message }
 }
 
+/// With ECMP, pin every flow that has no path of its own to the route its hash picks
+/// (`net::ecmp`); a flow with no route keeps the routing table's (and its packets are
+/// dropped with cause `no_route`, as without ECMP).
+fn pin_ecmp_routes(sc: &Scenario, pinned: &mut PinnedPaths) {
+    let mut costs = EqualCost::new(sc.nodes.len(), &sc.links, sc.routing);
+    for (i, f) in sc.flows.iter().enumerate() {
+        if !f.paths.is_empty() {
+            continue;
+        }
+        if let Some((there, back)) = ecmp::flow_routes(&mut costs, sc.seed, &f.name, f.from, f.to) {
+            pinned.pin_route(&sc.links, FlowId(i as u32), &there, &back);
+        }
+    }
+}
+
 impl Simulation {
     /// Build every node, link, route and endpoint of `scenario`. With `threads = 2` and a
     /// network that splits (see `sim_parallel`), two simulations, one per part; otherwise
@@ -174,11 +190,14 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
-        let pinned =
+        let mut pinned =
             PinnedPaths::new(&scenario.links, &scenario.flows).map_err(|m| ScenarioError {
                 source: "<scenario>".into(),
                 problems: vec![invalid("flow".into(), m)],
             })?;
+        if scenario.ecmp {
+            pin_ecmp_routes(&scenario, &mut pinned);
+        }
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
             .links
@@ -285,7 +304,7 @@ impl Simulation {
                     let app = SenderApp::new(&a.app, rng);
                     let total = app.total_bytes();
                     // ARC caps its rate at its interface: the first link towards the peer.
-                    let first = match f.paths.len() {
+                    let first = match pinned.count(fid) {
                         1 => pinned.links(fid, 1, true).first().copied(),
                         _ => fwd.next_link(f.from, f.to),
                     };
@@ -346,7 +365,7 @@ impl Simulation {
                 TransportSpec::Mptcp(m) => m.joins.len(),
                 _ => 0,
             };
-            let stamp = u8::from(f.paths.len() == 1);
+            let stamp = u8::from(pinned.count(fid) == 1);
             ep_path.push(stamp);
             ep_path.push(stamp);
             flows.push(FlowRuntime {
@@ -469,6 +488,25 @@ impl Simulation {
         match (&self.part, &self.peer) {
             (Some(p), Some(peer)) if !p.owns(self.ep_node[id.idx()]) => peer.endpoint(id),
             _ => &self.endpoints[id.idx()],
+        }
+    }
+    /// The links a packet of `flow` takes towards its destination (or back to its source):
+    /// its pinned path or ECMP route when it has exactly one, else the routing table's
+    /// (empty without a route, or for multipath flows).
+    pub fn route(&self, flow: FlowId, towards_destination: bool) -> Vec<LinkId> {
+        let f = &self.scenario.flows[flow.idx()];
+        let (from, to) = if towards_destination {
+            (f.from, f.to)
+        } else {
+            (f.to, f.from)
+        };
+        match self.pinned.count(flow) {
+            0 => self
+                .fwd
+                .path(&self.scenario.links, from, to)
+                .unwrap_or_default(),
+            1 => self.pinned.links(flow, 1, towards_destination),
+            _ => Vec::new(),
         }
     }
     /// Whether the run is split across two threads (`threads = 2`, see `sim_parallel`).

@@ -37,6 +37,7 @@ fn scenarios() -> Vec<(String, Scenario)> {
     out.push(("direct-link".into(), direct_link()));
     out.push(("two-networks".into(), two_networks()));
     out.push(("pinned-diamond".into(), pinned_diamond()));
+    out.push(("ecmp-fat-tree".into(), ecmp_fat_tree(4.0, 3)));
     out
 }
 

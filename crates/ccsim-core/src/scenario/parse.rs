@@ -183,7 +183,7 @@ fn parse_document(cx: &mut Cx, doc: &Value) -> Option<Scenario> {
     let net = parse_links(cx, top.get("link"));
     let flows = parse_flow::parse_flows(cx, top.get("flow"), &net);
     let trace = resolve_trace(cx, trace, &net, &flows);
-    let dv = parse_dv::parse_routing(cx, top.get("routing"), &net);
+    let (dv, ecmp) = parse_dv::parse_routing(cx, top.get("routing"), &net);
     let link_events = parse_dv::parse_events(cx, top.get("event"), &net);
     let sim = sim?;
     Some(Scenario {
@@ -197,6 +197,7 @@ fn parse_document(cx: &mut Cx, doc: &Value) -> Option<Scenario> {
         links: net.links,
         flows: flows.flows,
         dv,
+        ecmp,
         link_events,
     })
 }

@@ -38,15 +38,40 @@ fn node_named(cx: &mut Cx, path: &str, v: &Value, net: &Net) -> Option<usize> {
     }
 }
 
-/// `[routing]`: `None` for static routing (absent, or `kind = "static"`).
-pub(crate) fn parse_routing(cx: &mut Cx, v: Option<&Value>, net: &Net) -> Option<DvSpec> {
+/// `[routing]`: the distance-vector protocol's parameters (`None` for static routing:
+/// absent, `kind = "static"` or `kind = "ecmp"`) and whether static routes are ECMP's.
+pub(crate) fn parse_routing(cx: &mut Cx, v: Option<&Value>, net: &Net) -> (Option<DvSpec>, bool) {
     let path = "routing";
-    let m = table(cx, path, v?, "[routing]")?;
-    check_keys(cx, path, m, ROUTING_KEYS);
-    let k = kind(cx, path, m, "routing kind", &["static", "distance-vector"])?;
-    if k == 0 {
-        return None;
+    let Some(m) = v.and_then(|v| table(cx, path, v, "[routing]")) else {
+        return (None, false);
+    };
+    let k = kind(
+        cx,
+        path,
+        m,
+        "routing kind",
+        &["static", "ecmp", "distance-vector"],
+    );
+    match k {
+        Some(2) => {
+            check_keys(cx, path, m, ROUTING_KEYS);
+            (Some(parse_dv(cx, m, net)), false)
+        }
+        // Static shortest paths, one per destination or (ECMP) per flow: nothing to set.
+        Some(k) => {
+            check_keys(cx, path, m, &["kind"]);
+            (None, k == 1)
+        }
+        None => {
+            check_keys(cx, path, m, ROUTING_KEYS);
+            (None, false)
+        }
     }
+}
+
+/// The parameters of `[routing] kind = "distance-vector"`.
+fn parse_dv(cx: &mut Cx, m: &serde_json::Map<String, Value>, net: &Net) -> DvSpec {
+    let path = "routing";
     let mut spec = DvSpec::default();
     if let Some(v) = m.get("beta") {
         if let Some(b) = number(cx, "routing.beta", v, "the adaptation gain") {
@@ -94,7 +119,7 @@ pub(crate) fn parse_routing(cx: &mut Cx, v: Option<&Value>, net: &Net) -> Option
     if let Some(v) = m.get("initial") {
         spec.initial = parse_initial(cx, v, net);
     }
-    Some(spec)
+    spec
 }
 
 fn parse_initial(cx: &mut Cx, v: &Value, net: &Net) -> Vec<DvInitial> {
