@@ -306,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", metavar="FILE", nargs="?", help="scenario file (TOML or JSON)")
     r.add_argument("--example", metavar="NAME", help="run a scenario shipped with ccsim instead of FILE (see `ccsim examples`)")
     r.add_argument("--out", metavar="DIR", type=Path, help="write summary.json and Parquet tables into DIR")
-    r.add_argument("--plot", action="store_true", help=f"write cwnd.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
+    r.add_argument("--plot", action="store_true", help=f"write cwnd.png, rate.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
     r.add_argument("--threads", type=int, choices=[1, 2], help="run on 1 or 2 threads (same results; default: the scenario's, else 1)")
     r.set_defaults(func=_cmd_run)

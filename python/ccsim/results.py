@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
     from ccsim.scenario import Scenario
 
@@ -169,6 +171,22 @@ class Result:
             f"<Result {len(s.get('flows', []))} flows, {len(s.get('links', []))} links, "
             f"end {s.get('end_time_s', 0):g} s, {s.get('events', 0)} events>"
         )
+
+    def _repr_html_(self) -> str:
+        from ccsim._html import result_html
+
+        return result_html(self)
+
+    def plot(self, panels: Sequence[str] = ("cwnd", "rate", "queue"), *, flows: Sequence[str] | None = None,
+             links: Sequence[str] | None = None) -> Figure:
+        """The standard figures over time, one panel each, sharing the time axis (s):
+        ``"cwnd"`` (congestion window per flow, KB), ``"rate"`` (delivery rate per flow
+        between samples, Mb/s) and ``"queue"`` (queue length per traced link, packets).
+        ``flows`` and ``links`` pick the lines by name (default: every sampled one). Returns a
+        matplotlib ``Figure`` (a notebook shows it; ``.savefig(path)`` writes it)."""
+        from ccsim.plot import figure
+
+        return figure(self, panels, flows=flows, links=links)
 
     @cached_property
     def summary(self) -> dict[str, Any]:
