@@ -275,9 +275,38 @@ class Result:
         df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
         return df
 
+    @property
+    def pcap_names(self) -> list[str]:
+        """Names of the packet captures the run wrote (``[trace] pcap``), in order."""
+        names = getattr(self._raw, "pcap_names", None)
+        return list(names()) if names is not None else []
+
+    def pcap(self, name: str) -> bytes:
+        """The packet capture ``name`` (a link named in ``[trace] pcap``) as the bytes of a
+        pcap file (nanosecond timestamps, Ethernet): open it in Wireshark or tshark. See
+        docs/scenario.md, "Packet captures". ``KeyError`` for a name not captured."""
+        if name not in self.pcap_names:
+            raise KeyError(f"no packet capture {name!r}; captured: {self.pcap_names} (name links in [trace] pcap)")
+        return self._raw.pcap(name)
+
+    def write_pcaps(self, out_dir: str | Path) -> list[Path]:
+        """Write each packet capture into ``out_dir`` as ``<name>.pcap`` (``"a->b"`` becomes
+        ``a-b.pcap``; other characters unsafe in file names become ``_``); return the paths."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for name in self.pcap_names:
+            path = out / f"{pcap_file_stem(name)}.pcap"
+            while path in written:
+                path = path.with_name(path.stem + "_.pcap")
+            path.write_bytes(self.pcap(name))
+            written.append(path)
+        return written
+
     def save(self, out_dir: str | Path) -> list[Path]:
-        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet (and
-        scenario.json when the scenario is known) into ``out_dir``; return the paths."""
+        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet,
+        scenario.json when the scenario is known and the packet captures (``write_pcaps``)
+        into ``out_dir``; return the paths."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written = []
@@ -298,7 +327,16 @@ class Result:
             path = out / f"{name}.parquet"
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)
             written.append(path)
+        written += self.write_pcaps(out)
         return written
+
+
+def pcap_file_stem(name: str) -> str:
+    """A capture's file name (without ``.pcap``): ``"a->b"`` → ``"a-b"``, characters other
+    than letters, digits, ``.``, ``_`` and ``-`` → ``_``."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name.replace("->", "-")) or "capture"
 
 
 def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest") -> pd.DataFrame:

@@ -260,6 +260,11 @@ impl Simulation {
                 l.exits = p.runs(l.id) && !p.owns(l.to);
             }
         }
+        for p in &scenario.trace.pcap {
+            for l in std::iter::once(p.out).chain(p.back) {
+                links[l].capture.get_or_insert_with(Default::default);
+            }
+        }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_path = Vec::with_capacity(2 * scenario.flows.len());
@@ -541,7 +546,7 @@ impl Simulation {
                     let link = &mut self.links[l.idx()];
                     let pkt = link.pop_arrival(now, &mut self.events);
                     let node = link.to;
-                    if link.take_doomed() {
+                    if link.take_doomed(now) {
                         self.drop_packet(&pkt, DropCause::LinkDown);
                         continue;
                     }

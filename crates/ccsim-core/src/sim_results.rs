@@ -5,10 +5,10 @@ use super::Simulation;
 use crate::cc::coupled::BackoffCause;
 use crate::cc::{AnyCc, CongestionControl};
 use crate::results::{
-    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
+    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, PcapFile, RunResult, Series,
 };
 use crate::scenario::{RecoverySpec, Scenario, TransportSpec};
-use crate::trace::FlowSample;
+use crate::trace::{pcap, FlowSample};
 use crate::transport::mptcp::{MptcpReceiver, MptcpSender};
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::Endpoint;
@@ -323,7 +323,34 @@ impl Simulation {
                 routes: std::mem::take(&mut self.route_table),
                 backoffs: std::mem::take(&mut self.backoffs),
             },
+            pcaps: self.write_pcaps(end),
         }
+    }
+
+    /// The packet captures, synthesised from the captured links' records (`trace::pcap`).
+    fn write_pcaps(&self, end: SimTime) -> Vec<PcapFile> {
+        let specs = &self.scenario.trace.pcap;
+        if specs.is_empty() {
+            return Vec::new();
+        }
+        let headers = pcap::Headers::new(&self.scenario);
+        let empty = pcap::LinkCapture::default();
+        let cap = |l: usize| self.links[l].capture.as_deref().unwrap_or(&empty);
+        specs
+            .iter()
+            .map(|p| {
+                let mut parts = vec![(p.out, cap(p.out), pcap::Stamp::Start)];
+                if let Some(b) = p.back {
+                    parts.push((b, cap(b), pcap::Stamp::Arrival));
+                }
+                let (bytes, packets) = pcap::write(&headers, &parts, end);
+                PcapFile {
+                    name: p.name.clone(),
+                    bytes,
+                    packets,
+                }
+            })
+            .collect()
     }
 }
 

@@ -130,6 +130,24 @@ pub struct TraceSpec {
     pub flows: Vec<usize>,
     /// Link indices to sample.
     pub links: Vec<usize>,
+    /// Packet captures to write (`[trace] pcap`), in the order named.
+    pub pcap: Vec<PcapSpec>,
+}
+
+/// One packet capture (`trace::pcap`): what an interface on `node` would see of the link
+/// `out` leaving it (at the start of each transmission) and of the link `back` coming in
+/// (at each arrival).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PcapSpec {
+    /// The name it was asked for by: a `[[link]]` entry's name or a directed link `"a->b"`.
+    pub name: String,
+    /// The capturing node.
+    pub node: usize,
+    /// The directed link leaving `node`.
+    pub out: usize,
+    /// The directed link arriving at `node` from the same neighbour (both directions of a
+    /// duplex entry), if captured.
+    pub back: Option<usize>,
 }
 
 /// One direction of a link.

@@ -158,7 +158,7 @@ fn order_key(path: &str) -> (u8, usize) {
 
 const TOP_KEYS: &[&str] = &["simulation", "trace", "link", "flow", "routing", "event"];
 const SIM_KEYS: &[&str] = &["duration", "seed", "routing", "link_model", "threads"];
-const TRACE_KEYS: &[&str] = &["interval", "flows", "links"];
+const TRACE_KEYS: &[&str] = &["interval", "flows", "links", "pcap"];
 const LINK_KEYS: &[&str] = &[
     "between", "from", "to", "rate", "delay", "queue", "loss", "name",
 ];
@@ -291,6 +291,8 @@ struct RawTrace {
     interval: Dur,
     flows: Selection,
     links: Selection,
+    /// `pcap`: (path of the list element, link name).
+    pcap: Vec<(String, String)>,
 }
 
 impl Default for RawTrace {
@@ -299,6 +301,7 @@ impl Default for RawTrace {
             interval: Dur::from_millis(100),
             flows: Selection::All,
             links: Selection::All,
+            pcap: Vec::new(),
         }
     }
 }
@@ -320,6 +323,19 @@ fn parse_trace(cx: &mut Cx, v: &Value) -> RawTrace {
     }
     if let Some(v) = m.get("links") {
         t.links = selection(cx, "trace.links", v, "link");
+    }
+    if let Some(v) = m.get("pcap") {
+        t.pcap = match selection(cx, "trace.pcap", v, "link") {
+            Selection::Names(names) => names,
+            Selection::Nothing => Vec::new(),
+            Selection::All => {
+                cx.err(
+                    "trace.pcap",
+                    "name the links to capture, e.g. pcap = [\"bottleneck\"] (one file each)",
+                );
+                Vec::new()
+            }
+        };
     }
     t
 }
@@ -423,7 +439,46 @@ fn resolve_trace(cx: &mut Cx, raw: RawTrace, net: &Net, flows: &parse_flow::Flow
         interval: raw.interval,
         flows: sorted_unique(flow_ix),
         links: sorted_unique(link_ix),
+        pcap: resolve_pcap(cx, raw.pcap, net),
     }
+}
+
+/// `[trace] pcap` names: a `[[link]]` entry's name (both directions of a duplex entry, seen
+/// from its first node) or a directed link `"a->b"` (that direction, seen from `a`).
+fn resolve_pcap(cx: &mut Cx, names: Vec<(String, String)>, net: &Net) -> Vec<PcapSpec> {
+    let mut out: Vec<PcapSpec> = Vec::new();
+    for (path, name) in names {
+        let links = if let Some(i) = net.link(&name) {
+            vec![i]
+        } else if let Some((_, _, ix)) = net.aliases.iter().find(|(a, _, _)| *a == name) {
+            ix.clone()
+        } else {
+            let mut known: Vec<&str> = net.aliases.iter().map(|(a, _, _)| a.as_str()).collect();
+            known.extend(net.links.iter().map(|l| l.name.as_str()));
+            cx.err(
+                &path,
+                format!(
+                    "unknown link \"{}\"; write \"from->to\" or the name of a [[link]] entry; \
+                     known: {}",
+                    shorten(&name),
+                    list(&known, 10)
+                ),
+            );
+            continue;
+        };
+        if out.iter().any(|p| p.name == name) {
+            cx.err(&path, format!("\"{}\" is captured twice", shorten(&name)));
+            continue;
+        }
+        let first = &net.links[links[0]];
+        out.push(PcapSpec {
+            name,
+            node: first.from,
+            out: links[0],
+            back: links.get(1).copied(),
+        });
+    }
+    out
 }
 
 fn sorted_unique(mut v: Vec<usize>) -> Vec<usize> {

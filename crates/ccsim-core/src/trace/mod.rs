@@ -1,4 +1,6 @@
-//! Time-series sampling into columnar tables.
+//! Time-series sampling into columnar tables; packet captures (`pcap`).
+
+pub mod pcap;
 
 use crate::results::Table;
 use crate::units::{Dur, SimTime};

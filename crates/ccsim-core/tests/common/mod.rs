@@ -57,6 +57,7 @@ impl Net {
                     interval: Dur::from_millis(100),
                     flows: vec![],
                     links: vec![],
+                    pcap: vec![],
                 },
                 nodes: vec![],
                 links: vec![],
