@@ -161,7 +161,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if not isinstance(trace, dict):
             raise _BadInput(f"{scenario.source}: [trace] must be a table to add --pcap links to it")
         asked = trace.get("pcap", [])
-        trace["pcap"] = (list(asked) if isinstance(asked, list) else [asked]) + [n for n in args.pcap if n not in (asked or [])]
+        asked = list(asked) if isinstance(asked, list) else ([] if asked == "none" else [asked])
+        trace["pcap"] = asked + [n for n in args.pcap if n not in asked]
     progress = False if args.quiet else None
     t0 = time.perf_counter()
     result = run(scenario, progress=progress, threads=args.threads)
