@@ -15,7 +15,7 @@ use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
-use crate::net::ecmp::{self, EqualCost};
+use crate::net::ecmp;
 use crate::net::pinned::PinnedPaths;
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
@@ -122,21 +122,6 @@ fn invalid(path: String, message: String) -> Problem {
     Problem { path, message }
 }
 
-/// With ECMP, pin every flow that has no path of its own to the route its hash picks
-/// (`net::ecmp`); a flow with no route keeps the routing table's (and its packets are
-/// dropped with cause `no_route`, as without ECMP).
-fn pin_ecmp_routes(sc: &Scenario, pinned: &mut PinnedPaths) {
-    let mut costs = EqualCost::new(sc.nodes.len(), &sc.links, sc.routing);
-    for (i, f) in sc.flows.iter().enumerate() {
-        if !f.paths.is_empty() {
-            continue;
-        }
-        if let Some((there, back)) = ecmp::flow_routes(&mut costs, sc.seed, &f.name, f.from, f.to) {
-            pinned.pin_route(&sc.links, FlowId(i as u32), &there, &back);
-        }
-    }
-}
-
 impl Simulation {
     /// Build every node, link, route and endpoint of `scenario`. With `threads = 2` and a
     /// network that splits (see `sim_parallel`), two simulations, one per part; otherwise
@@ -196,7 +181,7 @@ impl Simulation {
                 problems: vec![invalid("flow".into(), m)],
             })?;
         if scenario.ecmp {
-            pin_ecmp_routes(&scenario, &mut pinned);
+            ecmp::pin_routes(&scenario, &mut pinned);
         }
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario

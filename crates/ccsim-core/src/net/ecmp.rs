@@ -13,9 +13,11 @@
 //! "equal cost" means equal in both components, and every step strictly lowers the cost:
 //! routes cannot loop. Same seed, same routes; a flow's route does not depend on the others.
 
+use super::pinned::PinnedPaths;
 use super::routing::{add, weight, Adjacency, Cost, UNREACHABLE};
+use crate::ids::FlowId;
 use crate::rng::SimRng;
-use crate::scenario::{LinkSpec, RoutingMetric};
+use crate::scenario::{LinkSpec, RoutingMetric, Scenario};
 
 /// Shortest-path costs to destinations, computed once per destination asked for.
 pub struct EqualCost<'a> {
@@ -85,6 +87,21 @@ pub fn flow_routes(
     let there = costs.route(src, dst, &mut rng)?;
     let back = costs.route(dst, src, &mut rng).unwrap_or_default();
     Some((there, back))
+}
+
+/// With ECMP, pin every flow that has no path of its own to the route its hash picks; a
+/// flow with no route keeps the routing table's (and its packets are dropped with cause
+/// `no_route`, as without ECMP).
+pub fn pin_routes(sc: &Scenario, pinned: &mut PinnedPaths) {
+    let mut costs = EqualCost::new(sc.nodes.len(), &sc.links, sc.routing);
+    for (i, f) in sc.flows.iter().enumerate() {
+        if !f.paths.is_empty() {
+            continue;
+        }
+        if let Some((there, back)) = flow_routes(&mut costs, sc.seed, &f.name, f.from, f.to) {
+            pinned.pin_route(&sc.links, FlowId(i as u32), &there, &back);
+        }
+    }
 }
 
 #[cfg(test)]
