@@ -86,6 +86,7 @@ def lossy(tmp_path_factory):
 
 def test_captures_through_the_python_api(lossy, tmp_path):
     assert lossy.pcap_names == ["access"]
+    assert "packet captures: <b>access</b>" in lossy._repr_html_()
     recs = _records(lossy.pcap("access"))
     f = lossy.flows.iloc[0]
     assert f.completion_time_s > 0 and f.retransmissions > 10

@@ -78,6 +78,8 @@ def result_html(result: Result) -> str:
              ("dropped", dropped), ("in flight at end", c.get("in_flight", 0))]
     if result.wall_s is not None:
         facts.append(("wall", f"{result.wall_s:.3g} s"))
+    if result.pcap_names:
+        facts.append(("packet captures", ", ".join(result.pcap_names)))
     flow_rows = [[f.get("name"), f.get("transport"), f.get("cc"), _mbps(f.get("goodput_bps")), f.get("retransmissions"),
                   f.get("timeouts"), _ms(f.get("rtt_mean_s"))] for f in flows[:ROWS]]
     busiest = sorted(links, key=lambda lk: -(lk.get("utilisation") or 0.0))[:ROWS]
