@@ -38,6 +38,15 @@ def test_scenario_is_the_papers_topology():
     assert [(lk["rate"], lk["delay"], lk["queue"]["kind"], lk["queue"]["min_th"]) for lk in bott] == [
         ("40Mbps", "65ms", "red", 25)
     ] * 4
+    # ns-2.35's defaults for what the paper leaves open: RED in bytes of 500-byte mean packets,
+    # TCP starting at 2 segments with a 200 ms minimum RTO on a 10 ms tick.
+    q = bott[0]["queue"]
+    assert (q["queue_in_bytes"], q["bytes"], q["mean_pktsize"], q["w_q"]) == (True, True, "500B", "auto")
+    assert f["init_cwnd"] == 2 and f["rto"] == {"min": "200ms", "initial": "3s", "max": "60s", "granularity": "10ms"}
+    moved = matcp.scenario("wrtt", [1, 1, 1, 1], [65.0] * 4, duration_s=10,
+                           values={"red_bytes": False, "refresh": 8, "delayed_ack": True}).doc
+    assert "queue_in_bytes" not in moved["link"][0]["queue"]
+    assert moved["flow"][0]["select"]["refresh"] == 8 and moved["flow"][0]["delayed_ack"] is True
     single = matcp.scenario("single", [1, 1, 1, 1], [65.0] * 4, duration_s=10).doc["flow"]
     assert [fl["paths"] for fl in single] == [[[f"s{e}_0", f"e{e}", f"h{e}", f"t{e}", "k"]] for e in range(1, 5)]
     assert all("select" not in fl for fl in single)
@@ -77,6 +86,11 @@ def test_registered_with_quick_and_full_plans():
     full = exp.plans("full")
     assert len(full) == len(matcp.CONFIGS) * f["seeds"] * (6 + 5 + 5 + 2 * 6)
     assert all(p.base.doc["simulation"]["duration"] == "500s" for p in full[:5])
+    sens = exp.plans("sensitivity")
+    assert len(sens) == len(matcp.CONFIGS) * (2 + 1 + 2 * 2)
+    # Fig. 5's "WRTT is best" is a claim per reading, per load and per metric.
+    wrtt = [c for c in exp.claims if c.text.startswith("reading (") and "WRTT's rank" in c.text]
+    assert len(wrtt) == 2 * len(f["fig5_n"]) * len(matcp.METRICS) and not any(c.quick for c in wrtt)
 
 
 def test_quick_report_has_figures_and_claims(out):
@@ -98,3 +112,15 @@ def test_quick_matcp_balances_the_paths_that_single_path_does_not(out):
         assert f3[c] < 0.6 * f3["single"], (c, f3.to_dict())
     # Fig. 5 reading (b): the RTT selector sends less to the longest-delay path than RTT variation.
     assert matcp.rtt_underuse(df) < 1.0
+
+
+def test_quick_claims_keep_their_status(out):
+    """The claims quick mode can decide keep their status (issue #16): MATCP balances the paths
+    single path does not, and the RTT selector under-uses the longest-delay path."""
+    from ccsim.sensitivity import HOLDS, UNDECIDED, verdict
+
+    df = load(out / "matcp" / "store")
+    df.attrs["store"] = str(out / "matcp" / "store")
+    for c in get("matcp").claims:
+        expected = HOLDS if c.quick else UNDECIDED
+        assert verdict(c, c.compute(df), "quick") == expected, c.text

@@ -267,6 +267,48 @@ fn bad_sctp_input_is_located_and_lists_allowed_values() {
     assert!(e.contains("flow[0].recovery") && e.contains("SCTP"), "{e}");
     let e = bad("sctp = { overhead = 1500 }");
     assert!(e.contains("flow[0].sctp.overhead"), "{e}");
+    let e = bad("cc = { kind = \"cmt\", floor = 0 }");
+    assert!(e.contains("flow[0].cc.floor"), "{e}");
+    let e = bad("cc = { kind = \"cmt\", p = 0.9 }");
+    assert!(e.contains("flow[0].cc") && e.contains("p"), "{e}");
+    let e = bad("sctp = { cwnd_rule = \"bytes\", pf = 1, pf_cwnd = 0, init_cwnd = \"0B\" }");
+    assert!(
+        e.contains("flow[0].sctp.cwnd_rule") && e.contains("whole_packets, ns2"),
+        "{e}"
+    );
+    assert!(e.contains("flow[0].sctp.pf"), "{e}");
+    assert!(e.contains("flow[0].sctp.pf_cwnd"), "{e}");
+    assert!(e.contains("flow[0].sctp.init_cwnd"), "{e}");
+}
+
+/// ns-2.35's CMT agent as the CMT-BERP paper's baseline: the 2-MTU floor, CMT-PF and its
+/// window rule, over two lossy paths.
+#[test]
+fn ns2_cmt_agent_with_cmt_pf_recovers_every_timeout_and_delivers_everything() {
+    let extra = "cc = { kind = \"cmt\", floor = 2 }\nsctp = { pf = true, cwnd_rule = \"ns2\", init_cwnd = \"4380B\" }";
+    let (r, tx, rx) = run(&two_paths(20, 20, 0.08, "1MB", 600, extra));
+    assert_eq!(rx.bytes_delivered, 1_000_000);
+    assert_eq!(rx.tsns_delivered, 1_000_000u64.div_ceil(1452));
+    assert!(r.flows[0].completion_time_s.is_some());
+    assert!(r.conservation.holds());
+    // Every T3 expiry of an active destination marks it PF and heartbeats it.
+    assert!(tx.stats.timeouts > 0 && tx.stats.pf_marks > 0);
+    assert!(tx.stats.pf_marks <= tx.stats.timeouts);
+    assert!(tx.stats.heartbeats >= tx.stats.pf_marks);
+    // The 2-MTU floor (in 1468-byte units under the ns-2 rule): no ssthresh below it.
+    for p in &tx.windows().paths {
+        assert!(p.ssthresh >= 2.0 * 1468.0 - 1e-9, "{}", p.ssthresh);
+    }
+    // Without CMT-PF the same run sends no heartbeat.
+    let (_, plain, _) = run(&two_paths(
+        20,
+        20,
+        0.08,
+        "1MB",
+        600,
+        "cc = { kind = \"cmt\", floor = 2 }",
+    ));
+    assert_eq!((plain.stats.heartbeats, plain.stats.pf_marks), (0, 0));
 }
 
 #[test]
@@ -326,6 +368,7 @@ from = "s"
 to = "d"
 transport = "sctp"
 cc = "berp"
+sctp = {{ pf = true, cwnd_rule = "ns2" }}
 paths = [["s", "s1", "n1", "n2", "d1", "d"], ["s", "s2", "n1", "n2", "d2", "d"]]
 app = {{ kind = "bulk" }}
 "#

@@ -5,7 +5,9 @@
 //!   (Iyengar, Amer & Stewart, ToN 2006). Slow start (cwnd ≤ ssthresh): cwnd += min(acked,
 //!   MTU). Congestion avoidance: partial_bytes_acked (pba) += acked; once pba ≥ cwnd on a
 //!   cwnd-limited path, cwnd += MTU and pba −= cwnd. Fast retransmit: ssthresh =
-//!   max(cwnd/2, 4·MTU), cwnd = ssthresh. T3 timeout: ssthresh likewise, cwnd = 1·MTU.
+//!   max(cwnd/2, floor·MTU), cwnd = ssthresh. T3 timeout: ssthresh likewise, cwnd = 1·MTU.
+//!   The floor is 4 in RFC 4960 §7.2.3 and ns-2.35's plain SCTP agent, 2 (`initialCwnd_`)
+//!   in ns-2.35's CMT agent (`SctpCMTAgent::FastRtx`, `Timeout`).
 //! - **CMT-BERP** (Shailendra, Bhattacharjee & Bose; ALGORITHMS.md §3.1): the same slow
 //!   start; congestion avoidance adds min(α·P_a·MTU/w_T, P_a·MTU/w_i) with
 //!   α = 2·w_T·max_i(β_i·w_i/srtt_i²)/(Σ_i w_i/srtt_i)² (eq. (1)); a fast retransmit or
@@ -13,7 +15,8 @@
 //!
 //! Both keep a per-path bandwidth estimate from SACKs, eq. (3)–(4) (`cc/bwe.rs`, Tustin form
 //! with gain p): CMT-CC only traces it. The transport decides *when* a rule fires (CUC,
-//! SFR, the T3 timer); this module only decides *by how much*. Windows are fractional bytes.
+//! SFR, the T3 timer); this module only decides *by how much*. Windows are fractional bytes;
+//! "MTU" here is the window unit the transport passes (the MTU, or ns-2's largest DATA chunk).
 
 use super::bwe::BandwidthFilter;
 use crate::scenario::{BerpBeta, BerpIncrease, CmtCcSpec, WestwoodFilter};
@@ -55,11 +58,12 @@ pub struct CmtWindows {
 }
 
 impl CmtWindows {
-    /// `n` destinations, each starting at `init_cwnd` and `init_ssthresh` bytes.
+    /// `n` destinations, each starting at `init_cwnd` and `init_ssthresh` bytes; `mtu` is
+    /// the unit of window arithmetic.
     pub fn new(spec: CmtCcSpec, n: usize, mtu: u32, init_cwnd: f64, init_ssthresh: f64) -> Self {
         let p = match spec {
             CmtCcSpec::Berp(b) => b.p,
-            CmtCcSpec::Cmt => 0.9,
+            CmtCcSpec::Cmt(_) => 0.9,
         };
         let path = PathWindow {
             cwnd: init_cwnd,
@@ -81,7 +85,7 @@ impl CmtWindows {
     /// "cmt" or "berp".
     pub fn name(&self) -> &'static str {
         match self.spec {
-            CmtCcSpec::Cmt => "cmt",
+            CmtCcSpec::Cmt(_) => "cmt",
             CmtCcSpec::Berp(_) => "berp",
         }
     }
@@ -151,7 +155,7 @@ impl CmtWindows {
         let mtu = self.mtu;
         let berp = match self.spec {
             CmtCcSpec::Berp(b) => Some(b),
-            CmtCcSpec::Cmt => None,
+            CmtCcSpec::Cmt(_) => None,
         };
         if self.paths[i].cwnd <= self.paths[i].ssthresh {
             // §7.2.1 slow start: only when the window was fully used.
@@ -220,7 +224,7 @@ impl CmtWindows {
     fn decrease_ssthresh(&self, i: usize) -> f64 {
         let w = self.paths[i].cwnd;
         match self.spec {
-            CmtCcSpec::Cmt => (w / 2.0).max(4.0 * self.mtu),
+            CmtCcSpec::Cmt(c) => (w / 2.0).max(c.floor_mtus * self.mtu),
             CmtCcSpec::Berp(b) => (w - self.beta(i) * w).max(b.floor_mtus * self.mtu),
         }
     }
@@ -232,6 +236,19 @@ impl CmtWindows {
         p.ssthresh = s;
         p.cwnd = s;
         p.pba = 0.0;
+    }
+
+    /// A potentially-failed destination answered a HEARTBEAT (CMT-PF, ns-2.35
+    /// `SctpCMTAgent::ProcessChunk`, HB-ACK case): cwnd = `mtus`·MTU, ssthresh kept.
+    pub fn on_pf_active(&mut self, i: usize, mtus: f64) {
+        let p = &mut self.paths[i];
+        p.cwnd = mtus * self.mtu;
+        p.pba = 0.0;
+    }
+
+    /// The window unit (bytes).
+    pub fn mtu(&self) -> f64 {
+        self.mtu
     }
 
     /// T3-rtx timer of `i` expired (RFC 4960 §7.2.3; BERP: the paper's "I·MTU" read as 1).
@@ -248,13 +265,13 @@ impl CmtWindows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::BerpSpec;
+    use crate::scenario::{BerpSpec, CmtSpec};
     use crate::units::Dur;
 
     const MTU: f64 = 1500.0;
 
     fn cmt(n: usize, cwnd: f64, ssthresh: f64) -> CmtWindows {
-        CmtWindows::new(CmtCcSpec::Cmt, n, 1500, cwnd, ssthresh)
+        CmtWindows::new(CmtCcSpec::Cmt(CmtSpec::default()), n, 1500, cwnd, ssthresh)
     }
 
     fn berp(n: usize, spec: BerpSpec) -> CmtWindows {
@@ -295,6 +312,35 @@ mod tests {
         assert_eq!(w.paths[0].pba, 5.0 * MTU);
         w.on_path_idle(0);
         assert_eq!(w.paths[0].pba, 0.0);
+    }
+
+    #[test]
+    fn cmt_cc_floor_is_a_parameter_ns2_cmt_agent_floors_at_two_mtus() {
+        // ns-2.35 SctpCMTAgent::FastRtx / Timeout: ssthresh = max(cwnd/2, initialCwnd·MTU),
+        // initialCwnd_ = 2: a 5-MTU window halves to 2.5 MTUs, not to the RFC's 4.
+        let spec = CmtCcSpec::Cmt(CmtSpec { floor_mtus: 2.0 });
+        let mut w = CmtWindows::new(spec, 2, 1500, 5.0 * MTU, 1.0);
+        w.on_fast_retransmit(0);
+        assert_eq!(w.paths[0].ssthresh, 2.5 * MTU);
+        assert_eq!(w.paths[0].cwnd, 2.5 * MTU);
+        w.paths[1].cwnd = 3.0 * MTU;
+        w.on_timeout(1);
+        assert_eq!(w.paths[1].ssthresh, 2.0 * MTU, "floored at 2 MTUs");
+        assert_eq!(w.paths[1].cwnd, MTU);
+        // The default keeps RFC 4960's 4 MTUs.
+        let mut w = cmt(1, 5.0 * MTU, 1.0);
+        w.on_fast_retransmit(0);
+        assert_eq!(w.paths[0].ssthresh, 4.0 * MTU);
+    }
+
+    #[test]
+    fn pf_destination_made_active_restarts_at_pf_cwnd_keeping_ssthresh() {
+        let mut w = cmt(2, 10.0 * MTU, 1.0);
+        w.on_timeout(0);
+        assert_eq!(w.paths[0].cwnd, MTU);
+        w.on_pf_active(0, 2.0);
+        assert_eq!(w.paths[0].cwnd, 2.0 * MTU);
+        assert_eq!(w.paths[0].ssthresh, 5.0 * MTU);
     }
 
     #[test]

@@ -3,6 +3,15 @@
 //! ALGORITHMS.md §1.9. Thresholds and the averaged queue are in packets; the instantaneous
 //! queue is the number of packets waiting behind the one in transmission (ns-2 counts its
 //! queue object, which does not hold the packet on the wire).
+//!
+//! ns-2.35's own defaults (`tcl/lib/ns-default.tcl`, `Queue/RED set bytes_ true`,
+//! `queue_in_bytes_ true`, `mean_pktsize_ 500`) measure in bytes instead (`queue/red.cc`
+//! `REDQueue::enque`, `initialize_params`, `modify_p`): with `queue_in_bytes` the average,
+//! the thresholds and the limit are in bytes (thresholds and limit × mean_pktsize, so 25
+//! "packets" hold 12 500 B, about 8 packets of 1500 B); with `bytes` the arrivals since the
+//! last drop count in mean-size packets and the probability scales by size / mean_pktsize.
+//! The waiting bytes are the held bytes less one mean held packet (exact when, as on a data
+//! bottleneck, all packets have one size).
 
 use super::queue::Occupancy;
 use crate::results::DropCause;
@@ -32,6 +41,12 @@ pub struct RedParams {
     pub limit: u64,
     /// Link capacity in mean-sized packets per second (for the idle-time decay).
     pub ptc: f64,
+    /// Queue, thresholds and limit in bytes (ns-2 `queue_in_bytes_`).
+    pub queue_in_bytes: bool,
+    /// Byte-mode probability (ns-2 `bytes_`).
+    pub bytes: bool,
+    /// Mean packet size, bytes.
+    pub mean_pktsize: f64,
 }
 
 impl RedParams {
@@ -49,15 +64,24 @@ impl RedParams {
             let rtt = (3.0 * (delay.secs() + 1.0 / c)).max(0.1);
             1.0 - (-1.0 / (10.0 * rtt * c)).exp()
         });
+        // ns-2 initialize_params: with queue_in_bytes_ the thresholds become bytes.
+        let unit = if spec.queue_in_bytes {
+            spec.mean_pktsize.0.max(1) as f64
+        } else {
+            1.0
+        };
         RedParams {
-            min_th,
-            max_th,
+            min_th: min_th * unit,
+            max_th: max_th * unit,
             max_p: spec.max_p,
             w_q,
             gentle: spec.gentle,
             wait: spec.wait,
             limit: spec.limit,
             ptc: c,
+            queue_in_bytes: spec.queue_in_bytes,
+            bytes: spec.bytes,
+            mean_pktsize: spec.mean_pktsize.0.max(1) as f64,
         }
     }
 }
@@ -70,6 +94,8 @@ pub struct Red {
     avg: f64,
     /// Arrivals since the last drop while avg was in the random-drop region.
     count: i64,
+    /// Their bytes (byte mode).
+    count_bytes: f64,
 }
 
 impl Red {
@@ -79,10 +105,11 @@ impl Red {
             p,
             avg: 0.0,
             count: -1,
+            count_bytes: 0.0,
         }
     }
 
-    /// The averaged queue length (packets).
+    /// The averaged queue length (packets, or bytes with `queue_in_bytes`).
     pub fn avg(&self) -> f64 {
         self.avg
     }
@@ -110,13 +137,18 @@ impl Red {
     pub fn admit(
         &mut self,
         now: SimTime,
-        _size: u64,
+        size: u64,
         occ: Occupancy,
         rng: &mut SimRng,
     ) -> Result<(), DropCause> {
         // Average update on every arrival; after an idle period, decay as if m empty
         // packet times had passed (ns-2: avg ← avg·(1−w)^(m+1) + w·q).
-        let q = occ.waiting() as f64;
+        let q = if self.p.queue_in_bytes {
+            let head = occ.bytes.checked_div(occ.packets).unwrap_or(0);
+            occ.bytes.saturating_sub(head) as f64
+        } else {
+            occ.waiting() as f64
+        };
         let w = self.p.w_q;
         let m = if occ.packets == 0 {
             (self.p.ptc * now.since(occ.idle_since).secs()).floor()
@@ -125,7 +157,12 @@ impl Red {
         };
         self.avg = self.avg * (1.0 - w).powf(m + 1.0) + w * q;
 
-        if occ.packets >= self.p.limit {
+        let full = if self.p.queue_in_bytes {
+            q >= self.p.limit as f64 * self.p.mean_pktsize
+        } else {
+            occ.packets >= self.p.limit
+        };
+        if full {
             return Err(DropCause::QueueOverflow);
         }
         let forced = self.avg
@@ -136,15 +173,28 @@ impl Red {
             };
         if forced {
             self.count = 0;
+            self.count_bytes = 0.0;
             return Err(DropCause::Red);
         }
         if self.avg < self.p.min_th {
             self.count = -1;
+            self.count_bytes = 0.0;
             return Ok(());
         }
         self.count += 1;
+        self.count_bytes = if self.count == 0 {
+            0.0
+        } else {
+            self.count_bytes + size as f64
+        };
         let pb = self.p_b(self.avg);
-        let cp = self.count as f64 * pb;
+        // ns-2 modify_p: in byte mode the count is in mean-size packets.
+        let count = if self.p.bytes {
+            (self.count_bytes / self.p.mean_pktsize).floor()
+        } else {
+            self.count as f64
+        };
+        let cp = count * pb;
         let pa = if self.p.wait {
             if cp < 1.0 {
                 0.0
@@ -158,8 +208,14 @@ impl Red {
         } else {
             1.0
         };
+        let pa = if self.p.bytes && pa < 1.0 {
+            (pa * size as f64 / self.p.mean_pktsize).min(1.0)
+        } else {
+            pa
+        };
         if rng.uniform() < pa {
             self.count = 0;
+            self.count_bytes = 0.0;
             Err(DropCause::Red)
         } else {
             Ok(())
@@ -182,7 +238,66 @@ mod tests {
             wait: true,
             limit: 100,
             mean_pktsize: Bytes(500),
+            queue_in_bytes: false,
+            bytes: false,
         }
+    }
+
+    #[test]
+    fn ns2_byte_modes_measure_the_queue_in_bytes_of_mean_size_packets() {
+        // ns-2.35 defaults: queue_in_bytes_ and bytes_ true, mean_pktsize_ 500. The paper's
+        // "min_th 25, max_th 50, limit 100" then mean 12 500 B, 25 000 B and 50 000 B: with
+        // 1500-byte packets about 8, 17 and 33 packets.
+        let s = RedSpec {
+            queue_in_bytes: true,
+            bytes: true,
+            ..spec()
+        };
+        let p = RedParams::resolve(&s, Rate::mbps(40), Dur::from_millis(65));
+        assert_eq!((p.min_th, p.max_th), (12_500.0, 25_000.0));
+        let mut red = Red::new(p);
+        let mut rng = SimRng::stream(1, "red");
+        // 34 held (33 waiting · 1500 B = 49 500 B < 50 000 B) is admitted unless RED drops
+        // early; 35 held (51 000 B waiting) overflows the byte limit although 35 < 100 packets.
+        assert_eq!(
+            red.admit(SimTime(0), 1500, busy(35), &mut rng),
+            Err(DropCause::QueueOverflow)
+        );
+        // The average is in bytes: one arrival at 10 waiting packets adds w_q · 15 000 B.
+        let mut red = Red::new(RedParams::resolve(&s, Rate::mbps(40), Dur::from_millis(65)));
+        red.admit(SimTime(0), 1500, busy(11), &mut rng).unwrap();
+        assert!((red.avg() - 0.002 * 15_000.0).abs() < 1e-9);
+        // Byte mode: a 1500-byte arrival is dropped with 3 times the probability of a 500-byte
+        // one at the same average (measured over many independent decisions).
+        let drops = |size: u64| {
+            let mut n = 0;
+            let mut rng = SimRng::stream(7, "red-bytes");
+            for _ in 0..20_000 {
+                let mut red = Red::new(RedParams::resolve(
+                    &RedSpec {
+                        wait: false,
+                        w_q: Some(1.0),
+                        ..s.clone()
+                    },
+                    Rate::mbps(40),
+                    Dur::from_millis(65),
+                ));
+                // avg = 18 750 B (halfway between the thresholds): p_b = 0.05; first arrival
+                // above min_th has count 0, so p_a = p_b.
+                let occ = Occupancy {
+                    packets: 2,
+                    bytes: 18_750 * 2,
+                    idle_since: SimTime(0),
+                };
+                if red.admit(SimTime(0), size, occ, &mut rng).is_err() {
+                    n += 1;
+                }
+            }
+            n as f64 / 20_000.0
+        };
+        let (small, large) = (drops(500), drops(1500));
+        assert!((small - 0.05).abs() < 0.01, "{small}");
+        assert!((large - 0.15).abs() < 0.015, "{large}");
     }
 
     fn busy(packets: u64) -> Occupancy {

@@ -212,6 +212,12 @@ pub struct RedSpec {
     pub limit: u64,
     /// Mean packet size used to convert the link rate to packets/s. Default 500 B (ns-2).
     pub mean_pktsize: Bytes,
+    /// Queue measured in bytes (ns-2 `queue_in_bytes_`): the average and the thresholds in
+    /// bytes (thresholds and limit × `mean_pktsize`). Default false (ns-2.35: true).
+    pub queue_in_bytes: bool,
+    /// Byte-mode drop probability (ns-2 `bytes_`): arrivals counted in mean-size packets,
+    /// the probability scaled by size / `mean_pktsize`. Default false (ns-2.35: true).
+    pub bytes: bool,
 }
 
 impl Default for ArcSpec {
@@ -259,6 +265,8 @@ impl Default for RedSpec {
             wait: true,
             limit: 50,
             mean_pktsize: Bytes(500),
+            queue_in_bytes: false,
+            bytes: false,
         }
     }
 }

@@ -14,6 +14,9 @@ pub struct SctpSpec {
     pub overhead: u32,
     /// Initial cwnd per destination, in MTUs. Default 2 (ns-2 `initialCwnd_`).
     pub init_cwnd: u32,
+    /// Initial cwnd per destination in bytes, when given as a size (`init_cwnd = "4380B"`,
+    /// ns-2.35's `SctpAgent::Reset`); overrides `init_cwnd`.
+    pub init_cwnd_bytes: Option<u64>,
     /// Initial ssthresh per destination, bytes. Default 65536 (ns-2 `initialSsthresh_`).
     pub init_ssthresh: u64,
     /// Receiver buffer (advertised window), bytes. Default 65536 (ns-2 `initialRwnd_`).
@@ -37,6 +40,13 @@ pub struct SctpSpec {
     /// Retransmission timer per destination (RFC 4960 §6.3: min 1 s, max 60 s,
     /// initial 3 s).
     pub rto: RtoSpec,
+    /// How a window admits packets. Default `WholePackets`.
+    pub cwnd_rule: CwndRule,
+    /// CMT-PF (potentially-failed destinations, ns-2.35 `useCmtPF_`). Default off.
+    pub pf: bool,
+    /// cwnd in MTUs of a PF destination made active again by a HEARTBEAT ACK (ns-2.35
+    /// `cmtPFCwnd_`). Default 2.
+    pub pf_cwnd: u32,
     /// Congestion control: CMT-CC or CMT-BERP.
     pub cc: CmtCcSpec,
     /// The file to send (bulk only).
@@ -55,11 +65,39 @@ pub enum RtxPolicy {
     Cwnd,
 }
 
+/// How a destination's window admits new packets (docs/sctp.md, "Sending").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CwndRule {
+    /// Windows in MTUs; a packet may go if flight + chunk ≤ cwnd, so a window of k MTUs
+    /// carries k packets (default).
+    #[default]
+    WholePackets,
+    /// ns-2.35's agent: windows counted in units of the largest DATA chunk (MTU − IP and
+    /// common headers, 1468 B), and a packet may go while flight < cwnd (RFC 4960 §6.1 B
+    /// read literally, `SctpCMTAgent::SendMuch`), so a fractional window rounds up.
+    Ns2,
+}
+
+/// CMT-CC parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CmtSpec {
+    /// ssthresh floor in MTUs after a fast retransmit or T3 timeout: max(cwnd/2, floor·MTU).
+    /// Default 4 (RFC 4960 §7.2.3, ns-2.35's plain SCTP agent); ns-2.35's CMT agent uses
+    /// `initialCwnd_` = 2 (`SctpCMTAgent::FastRtx`, `Timeout`).
+    pub floor_mtus: f64,
+}
+
+impl Default for CmtSpec {
+    fn default() -> CmtSpec {
+        CmtSpec { floor_mtus: 4.0 }
+    }
+}
+
 /// Congestion control of a CMT association.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CmtCcSpec {
     /// RFC 4960 congestion control applied independently per destination (CMT-CC).
-    Cmt,
+    Cmt(CmtSpec),
     /// CMT-BERP (Shailendra, Bhattacharjee & Bose), `cc/cmt.rs`.
     Berp(BerpSpec),
 }
@@ -131,6 +169,7 @@ impl Default for SctpSpec {
             mtu: 1500,
             overhead: 48,
             init_cwnd: 2,
+            init_cwnd_bytes: None,
             init_ssthresh: 65536,
             rwnd: 65536,
             sack_delay: Some(Dur::from_millis(200)),
@@ -146,7 +185,10 @@ impl Default for SctpSpec {
                 initial: Dur::from_secs(3),
                 granularity: Dur::from_millis(1),
             },
-            cc: CmtCcSpec::Cmt,
+            cwnd_rule: CwndRule::WholePackets,
+            pf: false,
+            pf_cwnd: 2,
+            cc: CmtCcSpec::Cmt(CmtSpec::default()),
             app: TcpApp::Bulk {
                 size: None,
                 start: StartSpec {

@@ -15,6 +15,8 @@ const RED_KEYS: &[&str] = &[
     "wait",
     "limit",
     "mean_pktsize",
+    "queue_in_bytes",
+    "bytes",
 ];
 
 pub(crate) fn default_droptail() -> QueueSpec {
@@ -155,6 +157,18 @@ fn parse_red(cx: &mut Cx, path: &str, m: &Map<String, Value>) -> RedSpec {
         .and_then(|v| boolean(cx, &join(path, "wait"), v, "wait between drops"))
     {
         r.wait = b;
+    }
+    if let Some(b) = m
+        .get("queue_in_bytes")
+        .and_then(|v| boolean(cx, &join(path, "queue_in_bytes"), v, "queue in bytes"))
+    {
+        r.queue_in_bytes = b;
+    }
+    if let Some(b) = m
+        .get("bytes")
+        .and_then(|v| boolean(cx, &join(path, "bytes"), v, "byte-mode dropping"))
+    {
+        r.bytes = b;
     }
     if let Some(v) = m.get("limit") {
         let p = join(path, "limit");

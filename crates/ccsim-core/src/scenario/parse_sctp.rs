@@ -1,5 +1,5 @@
 //! SCTP/CMT flows (`transport = "sctp"`): the `sctp` parameter table, the controller
-//! (`cc = "cmt" | "berp" | { kind = "berp", ... }`), the RTO and the file to send.
+//! (`cc = "cmt" | "berp" | { kind = "cmt" | "berp", ... }`), the RTO and the file to send.
 //! Destinations are the flow's pinned `paths` (docs/sctp.md).
 
 use super::parse_flow::{bytes_in, parse_rto, parse_tcp_app};
@@ -25,7 +25,11 @@ const PARAM_KEYS: &[&str] = &[
     "dac",
     "rtx_policy",
     "max_burst",
+    "cwnd_rule",
+    "pf",
+    "pf_cwnd",
 ];
+const CMT_KEYS: &[&str] = &["kind", "floor"];
 const BERP_KEYS: &[&str] = &[
     "kind",
     "p",
@@ -46,6 +50,20 @@ fn float_in(cx: &mut Cx, path: &str, v: &Value, what: &str, lo: f64, hi: f64) ->
     Some(x)
 }
 
+/// An ssthresh floor in MTUs, in (0, 1e6].
+fn floor_mtus(cx: &mut Cx, path: &str, t: &Map<String, Value>, out: &mut f64) {
+    if let Some(v) = t.get("floor") {
+        let p = join(path, "floor");
+        if let Some(x) = number(cx, &p, v, "a floor in MTUs") {
+            if (0.0..=1e6).contains(&x) && x > 0.0 {
+                *out = x;
+            } else {
+                cx.err(&p, format!("floor must be in (0, 1e6] MTUs, found {x}"));
+            }
+        }
+    }
+}
+
 fn parse_berp(cx: &mut Cx, path: &str, t: &Map<String, Value>) -> BerpSpec {
     check_keys(cx, path, t, BERP_KEYS);
     let mut b = BerpSpec::default();
@@ -54,16 +72,7 @@ fn parse_berp(cx: &mut Cx, path: &str, t: &Map<String, Value>) -> BerpSpec {
             b.p = x;
         }
     }
-    if let Some(v) = t.get("floor") {
-        let p = join(path, "floor");
-        if let Some(x) = number(cx, &p, v, "a floor in MTUs") {
-            if (0.0..=1e6).contains(&x) && x > 0.0 {
-                b.floor_mtus = x;
-            } else {
-                cx.err(&p, format!("floor must be in (0, 1e6] MTUs, found {x}"));
-            }
-        }
-    }
+    floor_mtus(cx, path, t, &mut b.floor_mtus);
     if let Some(v) = t.get("beta") {
         let p = join(path, "beta");
         match v {
@@ -127,19 +136,21 @@ fn parse_controller(cx: &mut Cx, path: &str, v: &Value) -> CmtCcSpec {
             cx,
             path,
             v,
-            "a controller: \"cmt\", \"berp\" or { kind = \"berp\", p = 0.9 }",
+            "a controller: \"cmt\", \"berp\", { kind = \"cmt\", floor = 2 } or { kind = \"berp\", p = 0.9 }",
         ) {
             Some(t) => t,
-            None => return CmtCcSpec::Cmt,
+            None => return CmtCcSpec::Cmt(CmtSpec::default()),
         },
     };
     match kind(cx, path, t, "SCTP controller", CONTROLLERS) {
         Some(1) => CmtCcSpec::Berp(parse_berp(cx, path, t)),
         Some(_) => {
-            check_keys(cx, path, t, &["kind"]);
-            CmtCcSpec::Cmt
+            check_keys(cx, path, t, CMT_KEYS);
+            let mut c = CmtSpec::default();
+            floor_mtus(cx, path, t, &mut c.floor_mtus);
+            CmtCcSpec::Cmt(c)
         }
-        None => CmtCcSpec::Cmt,
+        None => CmtCcSpec::Cmt(CmtSpec::default()),
     }
 }
 
@@ -174,7 +185,19 @@ fn parse_params(cx: &mut Cx, p: &str, t: &Map<String, Value>, spec: &mut SctpSpe
         spec.overhead = spec.mtu - 1;
     }
     if let Some(v) = t.get("init_cwnd") {
-        if let Some(x) = uint_in(cx, &join(p, "init_cwnd"), v, "init_cwnd (MTUs)", 1, 1 << 20) {
+        let kp = join(p, "init_cwnd");
+        if v.is_string() {
+            // A size: ns-2.35's Reset sets min(4·MTU, max(4380 B, 2·MTU)) = 4380 B.
+            if let Some(b) =
+                size_or_bytes(cx, &kp, v, "MTUs (a number) or a size such as \"4380B\"")
+            {
+                if b.0 == 0 {
+                    cx.err(&kp, "init_cwnd must be greater than zero");
+                } else {
+                    spec.init_cwnd_bytes = Some(b.0);
+                }
+            }
+        } else if let Some(x) = uint_in(cx, &kp, v, "init_cwnd (MTUs)", 1, 1 << 20) {
             spec.init_cwnd = x as u32;
         }
     }
@@ -236,6 +259,25 @@ fn parse_params(cx: &mut Cx, p: &str, t: &Map<String, Value>, spec: &mut SctpSpe
     if let Some(v) = t.get("max_burst") {
         if let Some(x) = uint_in(cx, &join(p, "max_burst"), v, "max_burst", 0, 1 << 20) {
             spec.max_burst = x as u32;
+        }
+    }
+    if let Some(v) = t.get("cwnd_rule") {
+        match choice(
+            cx,
+            &join(p, "cwnd_rule"),
+            v,
+            "window rule",
+            &["whole_packets", "ns2"],
+        ) {
+            Some(1) => spec.cwnd_rule = CwndRule::Ns2,
+            Some(_) => spec.cwnd_rule = CwndRule::WholePackets,
+            None => {}
+        }
+    }
+    flag(cx, p, t, "pf", &mut spec.pf);
+    if let Some(v) = t.get("pf_cwnd") {
+        if let Some(x) = uint_in(cx, &join(p, "pf_cwnd"), v, "pf_cwnd (MTUs)", 1, 1 << 20) {
+            spec.pf_cwnd = x as u32;
         }
     }
 }

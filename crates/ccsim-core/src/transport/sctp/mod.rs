@@ -12,10 +12,12 @@
 //!
 //! The sender (`sender.rs`, `sack.rs`) keeps per-destination cwnd/ssthresh/pba (in
 //! `cc::cmt::CmtWindows`), an RFC 6298/4960 RTO and a T3-rtx timer, and implements CMT's
-//! split fast retransmit (SFR), cwnd update for CMT (CUC), delayed ack for CMT (DAC) and
-//! the RTX-SAME / RTX-SSTHRESH / RTX-CWND retransmission policies.
+//! split fast retransmit (SFR), cwnd update for CMT (CUC), delayed ack for CMT (DAC),
+//! the RTX-SAME / RTX-SSTHRESH / RTX-CWND retransmission policies and, as an option,
+//! CMT-PF's potentially-failed destinations with heartbeats (`pf.rs`).
 
 pub mod gaps;
+mod pf;
 mod receiver;
 mod sack;
 mod sender;
@@ -26,6 +28,12 @@ pub use sender::{SctpSender, SctpStats};
 /// SACK flag (DAC, Iyengar et al. §IV-C): two data packets arrived since the previous SACK
 /// (absent: one).
 pub const FLAG_DAC_TWO: u8 = 4;
+/// On a DATA-kind packet: a HEARTBEAT chunk; on a SACK-kind packet: a HEARTBEAT ACK
+/// (CMT-PF, RFC 4960 §8.3).
+pub const FLAG_HEARTBEAT: u8 = 8;
+/// Bytes on the wire of a HEARTBEAT or HEARTBEAT ACK: IP 20 + common header 12 + a 24-byte
+/// chunk (header and heartbeat information carrying the send time).
+pub const HEARTBEAT_BYTES: u32 = 56;
 /// SCTP common header + SACK chunk header + IP header, bytes on the wire of a SACK
 /// without gap blocks (20 + 12 + 16).
 pub const SACK_BYTES: u32 = 48;

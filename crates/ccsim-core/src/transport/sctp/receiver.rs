@@ -9,7 +9,7 @@
 //! last data packet it acknowledges (§6.4).
 
 use super::gaps::set_gap_blocks;
-use super::{FLAG_DAC_TWO, GAP_BLOCK_BYTES, SACK_BYTES};
+use super::{FLAG_DAC_TWO, FLAG_HEARTBEAT, GAP_BLOCK_BYTES, SACK_BYTES};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind};
 use crate::units::{Dur, SimTime};
@@ -115,8 +115,23 @@ impl SctpReceiver {
         }
     }
 
-    /// A data packet arrived.
+    /// A data packet arrived (or a HEARTBEAT, answered at once on its path with its send
+    /// time echoed, RFC 4960 §8.3).
     pub fn on_data(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.flags & FLAG_HEARTBEAT != 0 {
+            let mut ack = Packet::new(
+                PacketKind::SctpSack,
+                self.flow,
+                self.dst,
+                self.peer,
+                pkt.size,
+            );
+            ack.flags = FLAG_HEARTBEAT;
+            ack.ts = pkt.ts;
+            ack.path = pkt.path;
+            out.push(ack);
+            return;
+        }
         let tsn = pkt.seq;
         self.last_path = pkt.path;
         if self.held(tsn) {

@@ -18,7 +18,7 @@
 //! 4. T3 timers per destination (§6.3.2 R2, R3) and the bandwidth samples of eq. (3).
 
 use super::gaps::gap_block;
-use super::sender::{ChunkState, SctpSender};
+use super::sender::{ChunkState, DestStatus, SctpSender};
 use crate::packet::Packet;
 use crate::scenario::{BerpAttribution, CmtCcSpec};
 use crate::units::SimTime;
@@ -74,6 +74,15 @@ impl SctpSender {
             }
             if c.state == ChunkState::InFlight {
                 s.dests[d].flight -= c.bytes as u64;
+                // CMT-PF: new data (sent once, not marked for retransmission) acknowledged
+                // clears the destination's errors and makes it active (ns-2.35
+                // `SendBufferDequeueUpTo`, `ProcessGapAckBlocks`).
+                if s.spec.pf && c.tx == 1 {
+                    s.dests[d].errors = 0;
+                    if s.dests[d].status != DestStatus::Active {
+                        s.dests[d].status = DestStatus::Active;
+                    }
+                }
             }
             c.state = ChunkState::GapAcked;
             s.gap_bytes += c.bytes as u64;
@@ -185,7 +194,7 @@ impl SctpSender {
         }
         let attribution = match self.spec.cc {
             CmtCcSpec::Berp(b) => b.attribution,
-            CmtCcSpec::Cmt => BerpAttribution::LastSent,
+            CmtCcSpec::Cmt(_) => BerpAttribution::LastSent,
         };
         for (d, p) in per.iter().enumerate() {
             let in_recovery = self.dests[d].recovery_exit.is_some();
@@ -197,8 +206,7 @@ impl SctpSender {
                 };
                 if may_grow {
                     // "Fully utilised" (§7.2.1): no room for another packet before the SACK.
-                    let limited =
-                        (p.flight_before + self.full_chunk()) as f64 > self.cc.paths[d].cwnd;
+                    let limited = self.was_cwnd_limited(d, p.flight_before);
                     self.cc.on_ack(d, p.newly_bytes as f64, limited);
                 }
             }

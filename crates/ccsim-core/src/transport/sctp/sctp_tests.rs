@@ -2,7 +2,8 @@
 //! per test.
 
 use super::super::gaps::set_gap_blocks;
-use super::super::FLAG_DAC_TWO;
+use super::super::sender::DestStatus;
+use super::super::{SctpReceiver, FLAG_DAC_TWO, FLAG_HEARTBEAT};
 use super::*;
 use crate::apps::SenderApp;
 use crate::ids::{EndpointId, FlowId, NodeId};
@@ -232,10 +233,156 @@ fn rtx_policies_choose_the_destination() {
     };
     let (mut s, _) = sender(spec.clone(), 2);
     s.cc.paths[1].cwnd = 10.0 * MTU;
-    assert_eq!(s.rtx_dest(0), 1, "RTX-CWND: the larger cwnd");
+    assert_eq!(s.rtx_dest(0), Some(1), "RTX-CWND: the larger cwnd");
     s.spec.rtx_policy = crate::scenario::RtxPolicy::Same;
-    assert_eq!(s.rtx_dest(0), 0);
+    assert_eq!(s.rtx_dest(0), Some(0));
     s.spec.rtx_policy = crate::scenario::RtxPolicy::Ssthresh;
     s.cc.paths[0].ssthresh = 1e6;
-    assert_eq!(s.rtx_dest(1), 0, "RTX-SSTHRESH: the larger ssthresh");
+    assert_eq!(s.rtx_dest(1), Some(0), "RTX-SSTHRESH: the larger ssthresh");
+}
+
+#[test]
+fn ns2_cwnd_rule_counts_chunks_and_rounds_a_fractional_window_up() {
+    // ns-2.35 SctpAgent::Reset: cwnd = min(4·1468, max(4380, 2·1468)) = 4380 B, and
+    // SendMuch sends while outstanding < cwnd: 0, 1468, 2936 < 4380, so three packets.
+    let ns2 = SctpSpec {
+        max_burst: 0,
+        rwnd: 1 << 30,
+        init_cwnd_bytes: Some(4380),
+        cwnd_rule: crate::scenario::CwndRule::Ns2,
+        ..SctpSpec::default()
+    };
+    let (_, out) = sender(ns2.clone(), 0);
+    assert_eq!(out.len(), 3);
+    // The same 4380 B under whole packets: 2 · 1468 fits, 3 · 1468 = 4404 does not.
+    let (_, out) = sender(
+        SctpSpec {
+            cwnd_rule: crate::scenario::CwndRule::WholePackets,
+            ..ns2.clone()
+        },
+        0,
+    );
+    assert_eq!(out.len(), 2);
+    // Under the ns-2 rule the window unit is the chunk: a timeout leaves one packet.
+    let (mut s, _) = sender(ns2, 0);
+    let mut o = Vec::new();
+    s.on_timer(SimTime::ZERO + Dur::from_secs(3), &mut o);
+    assert_eq!(s.windows().paths[0].cwnd, CHUNK as f64);
+    assert_eq!(o.len(), 1);
+}
+
+fn pf_spec() -> SctpSpec {
+    SctpSpec {
+        max_burst: 0,
+        rwnd: 1 << 30,
+        pf: true,
+        ..SctpSpec::default()
+    }
+}
+
+#[test]
+fn cmt_pf_marks_a_destination_at_its_first_timeout_and_heartbeats_it() {
+    let (mut s, out) = sender(pf_spec(), 2);
+    assert_eq!(out.len(), 4, "two packets per destination");
+    // Path 2 answers (TSNs 1 and 3), path 1 stays silent until its T3 fires at 3 s.
+    let mut o = Vec::new();
+    s.on_packet(ms(60), &sack(0, &[(1, 2), (3, 4)], 2, true), &mut o);
+    // Keep path 2's timer (1 s after its RTT sample) from firing: only path 1 fails.
+    s.dests[1].t3 = Some(SimTime::ZERO + Dur::from_secs(100));
+    o.clear();
+    s.on_timer(SimTime::ZERO + Dur::from_secs(3), &mut o);
+    assert_eq!(s.stats.timeouts, 1);
+    assert_eq!(
+        s.stats.pf_marks, 1,
+        "PF at the first timeout (ns-2 iErrorCount == 1)"
+    );
+    assert_eq!(s.dests[0].status, DestStatus::PotentiallyFailed);
+    let hb: Vec<_> = o.iter().filter(|p| p.flags & FLAG_HEARTBEAT != 0).collect();
+    assert_eq!(hb.len(), 1);
+    assert_eq!(hb[0].path, 1, "the heartbeat probes the failed path");
+    // Every data packet (the retransmissions of TSNs 0 and 2 and any new data) avoids it.
+    let data: Vec<_> = o.iter().filter(|p| p.flags & FLAG_HEARTBEAT == 0).collect();
+    assert!(!data.is_empty());
+    assert!(
+        data.iter().all(|p| p.path == 2),
+        "no data to a PF destination"
+    );
+    assert!(o
+        .iter()
+        .any(|p| p.seq == 0 && p.flags & FLAG_HEARTBEAT == 0));
+    // The HEARTBEAT ACK: active again with cwnd = pf_cwnd (2) MTUs, ssthresh kept.
+    let ssthresh = s.windows().paths[0].ssthresh;
+    let mut ack = sack(0, &[], 1, false);
+    ack.flags = FLAG_HEARTBEAT;
+    ack.ts = SimTime::ZERO + Dur::from_secs(3);
+    o.clear();
+    s.on_packet(SimTime::ZERO + Dur::from_millis(3060), &ack, &mut o);
+    assert_eq!(s.dests[0].status, DestStatus::Active);
+    assert_eq!(s.windows().paths[0].cwnd, 2.0 * MTU);
+    assert_eq!(s.windows().paths[0].ssthresh, ssthresh);
+    assert_eq!(
+        s.rtt(0).rto(),
+        Dur::from_secs(1),
+        "RTT sample from the heartbeat, no back-off"
+    );
+    assert!(o.iter().any(|p| p.path == 1), "data flows to path 1 again");
+}
+
+#[test]
+fn cmt_pf_unanswered_heartbeats_back_off_and_all_pf_reactivates_one() {
+    let (mut s, _) = sender(pf_spec(), 2);
+    let mut o = Vec::new();
+    // Both destinations time out at 3 s: both PF, and one is made active (1 MTU) at once.
+    s.on_timer(SimTime::ZERO + Dur::from_secs(3), &mut o);
+    assert_eq!(s.stats.pf_marks, 2);
+    let active: Vec<_> = (0..2)
+        .filter(|&d| s.dests[d].status == DestStatus::Active)
+        .collect();
+    assert_eq!(active.len(), 1);
+    let a = active[0];
+    assert_eq!(s.windows().paths[a].cwnd, MTU);
+    let b = 1 - a;
+    // The other's heartbeat times out after its (doubled) RTO: another heartbeat, RTO again doubled.
+    let deadline = s.dests[b].hb_deadline.expect("heartbeat pending");
+    assert_eq!(deadline, SimTime::ZERO + Dur::from_secs(9));
+    o.clear();
+    s.on_timer(deadline, &mut o);
+    assert_eq!(s.dests[b].errors, 2);
+    assert_eq!(s.rtt(b).rto(), Dur::from_secs(12));
+    assert!(o
+        .iter()
+        .any(|p| p.flags & FLAG_HEARTBEAT != 0 && p.path == b as u8 + 1));
+    // New data sent once to a PF destination and acknowledged clears it (no such data here,
+    // so acknowledging the active path's data leaves b PF).
+    assert_eq!(s.dests[b].status, DestStatus::PotentiallyFailed);
+}
+
+#[test]
+fn receiver_answers_a_heartbeat_on_its_path_echoing_the_time() {
+    let mut r = SctpReceiver::new(
+        FlowId(0),
+        NodeId(0),
+        EndpointId(0),
+        1452,
+        None,
+        Some(Dur::from_millis(200)),
+        true,
+    );
+    let mut hb = Packet::new(
+        PacketKind::SctpData,
+        FlowId(0),
+        NodeId(1),
+        EndpointId(1),
+        56,
+    );
+    hb.flags = FLAG_HEARTBEAT;
+    hb.ts = ms(7);
+    hb.path = 2;
+    let mut out = Vec::new();
+    r.on_data(ms(30), &hb, &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].kind, PacketKind::SctpSack);
+    assert_eq!(out[0].flags, FLAG_HEARTBEAT);
+    assert_eq!((out[0].path, out[0].ts), (2, ms(7)));
+    assert_eq!(r.tsns_delivered, 0);
 }

@@ -1,13 +1,14 @@
 //! The sending endpoint of an association: chunk records, per-destination state, the
 //! send loop (retransmissions first, then new data round-robin over destinations with
-//! room), T3-rtx timers and the RTX policies. SACK processing is in `sack.rs`.
+//! room), T3-rtx timers and the RTX policies. SACK processing is in `sack.rs`, CMT-PF's
+//! destination states and heartbeats in `pf.rs`.
 
-use super::{DATA_CHUNK_HEADER, FLAG_DAC_TWO};
+use super::{DATA_CHUNK_HEADER, FLAG_DAC_TWO, FLAG_HEARTBEAT};
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::cmt::CmtWindows;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_RETX};
-use crate::scenario::{RtxPolicy, SctpSpec};
+use crate::scenario::{CwndRule, RtxPolicy, SctpSpec};
 use crate::transport::tcp::rto::RttEstimator;
 use crate::units::SimTime;
 use std::collections::VecDeque;
@@ -56,6 +57,28 @@ pub(super) struct Dest {
     pub recovery_exit: Option<u64>,
     /// New packets sent since the last SACK (Max.Burst).
     pub burst: u32,
+    /// CMT-PF state (ns-2.35 `eStatus`): data goes only to active destinations.
+    pub status: DestStatus,
+    /// Consecutive T3 and heartbeat timeouts not cleared by an acknowledgement (ns-2.35
+    /// `iErrorCount`); counted only with CMT-PF.
+    pub errors: u32,
+    /// When the destination was last marked potentially failed.
+    pub pf_since: SimTime,
+    /// Outstanding HEARTBEAT: its timeout deadline.
+    pub hb_deadline: Option<SimTime>,
+}
+
+/// A destination's CMT-PF status (ns-2.35 `SCTP_DEST_STATUS_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DestStatus {
+    /// Data may be sent to it.
+    Active,
+    /// Potentially failed: only heartbeats until one is answered or new data sent to it
+    /// before is acknowledged.
+    PotentiallyFailed,
+    /// More than Path.Max.Retrans errors: only heartbeats, and not chosen when every
+    /// destination is potentially failed.
+    Inactive,
 }
 
 /// SCTP sender counters.
@@ -75,6 +98,10 @@ pub struct SctpStats {
     pub sacks: u64,
     /// When the transfer started.
     pub first_open: Option<SimTime>,
+    /// HEARTBEATs sent (CMT-PF).
+    pub heartbeats: u64,
+    /// Times a destination was marked potentially failed (CMT-PF).
+    pub pf_marks: u64,
 }
 
 /// SCTP/CMT sender.
@@ -122,14 +149,15 @@ impl SctpSender {
         let total_tsns = app
             .total_bytes()
             .map_or(u64::MAX, |t| t.div_ceil(payload).max(1));
-        let mtu = spec.mtu as f64;
-        let cc = CmtWindows::new(
-            spec.cc,
-            n,
-            spec.mtu,
-            spec.init_cwnd as f64 * mtu,
-            spec.init_ssthresh as f64,
-        );
+        // Window arithmetic in MTUs, or (ns-2) in units of the largest DATA chunk.
+        let unit = match spec.cwnd_rule {
+            CwndRule::WholePackets => spec.mtu,
+            CwndRule::Ns2 => (payload + DATA_CHUNK_HEADER as u64) as u32,
+        };
+        let init_cwnd = spec
+            .init_cwnd_bytes
+            .map_or(spec.init_cwnd as f64 * unit as f64, |b| b as f64);
+        let cc = CmtWindows::new(spec.cc, n, unit, init_cwnd, spec.init_ssthresh as f64);
         let dest = Dest {
             rtt: RttEstimator::new(spec.rto),
             t3: None,
@@ -137,6 +165,10 @@ impl SctpSender {
             probe: None,
             recovery_exit: None,
             burst: 0,
+            status: DestStatus::Active,
+            errors: 0,
+            pf_since: SimTime::ZERO,
+            hb_deadline: None,
         };
         SctpSender {
             flow,
@@ -195,6 +227,9 @@ impl SctpSender {
             if let Some(x) = d.t3 {
                 t = t.min(x);
             }
+            if let Some(x) = d.hb_deadline {
+                t = t.min(x);
+            }
         }
         t
     }
@@ -207,16 +242,19 @@ impl SctpSender {
         }
         for d in 0..self.dests.len() {
             if self.dests[d].t3.is_some_and(|t| t <= now) {
-                self.on_t3_expiry(now, d);
+                self.on_t3_expiry(now, d, out);
+            }
+            if self.dests[d].hb_deadline.is_some_and(|t| t <= now) {
+                self.on_heartbeat_timeout(now, d, out);
             }
         }
         self.try_send(now, out, true);
     }
 
     /// RFC 4960 §6.3.3: window rule (E1, in `CmtWindows::on_timeout`), back off the RTO
-    /// (E2), mark everything in flight to the destination for retransmission (E3).
-    fn on_t3_expiry(&mut self, now: SimTime, d: usize) {
-        let _ = now;
+    /// (E2), mark everything in flight to the destination for retransmission (E3); with
+    /// CMT-PF, count the error (the first marks the destination potentially failed).
+    fn on_t3_expiry(&mut self, now: SimTime, d: usize, out: &mut Vec<Packet>) {
         self.stats.timeouts += 1;
         self.cc.on_timeout(d);
         let dest = &mut self.dests[d];
@@ -240,10 +278,15 @@ impl SctpSender {
             c.fast_pending = true;
         }
         self.cc.on_path_idle(d);
+        if self.spec.pf {
+            self.count_error(now, d, out);
+        }
     }
 
-    /// The destination a retransmission goes to (Iyengar et al. §IV-D).
-    pub(super) fn rtx_dest(&self, last: usize) -> usize {
+    /// The destination a retransmission goes to (Iyengar et al. §IV-D); with CMT-PF the
+    /// largest-cwnd and largest-ssthresh policies consider active destinations only
+    /// (ns-2.35 `SctpCMTAgent::SelectRtxDest`), and none may be available.
+    pub(super) fn rtx_dest(&self, last: usize) -> Option<usize> {
         let n = self.dests.len();
         let key = |i: usize| match self.spec.rtx_policy {
             RtxPolicy::Same => 0.0,
@@ -251,25 +294,43 @@ impl SctpSender {
             RtxPolicy::Ssthresh => self.cc.paths[i].ssthresh,
         };
         if self.spec.rtx_policy == RtxPolicy::Same {
-            return last;
+            return Some(last);
         }
+        let eligible = |i: usize| !self.spec.pf || self.dests[i].status == DestStatus::Active;
         // Largest key; ties keep the destination the data was last sent to, then the lowest.
-        let mut best = last;
+        let mut best = eligible(last).then_some(last);
         for i in 0..n {
-            if key(i) > key(best) {
-                best = i;
+            if eligible(i) && best.is_none_or(|b| key(i) > key(b)) {
+                best = Some(i);
             }
         }
         best
     }
 
-    /// Whether a full packet fits in destination `d`'s window. RFC 4960 §6.1 B forbids new
-    /// data while flight ≥ cwnd; read packet by packet (flight + chunk ≤ cwnd) so that a
-    /// window of k MTUs carries k packets (after a T3 timeout: exactly one), as ns-2 does.
-    /// An empty destination may always send one packet.
+    /// Whether a packet may go to destination `d` now. RFC 4960 §6.1 B forbids new data
+    /// while flight ≥ cwnd. `WholePackets` reads it packet by packet (flight + chunk ≤
+    /// cwnd), so that a window of k MTUs carries k packets (after a T3 timeout exactly one);
+    /// `Ns2` reads it literally (flight < cwnd) with windows in chunk units, as ns-2.35's
+    /// `SendMuch` does, so a fractional window rounds up. An empty destination may always
+    /// send one packet.
     pub(super) fn has_room(&self, d: usize) -> bool {
         let flight = self.dests[d].flight;
-        flight == 0 || (flight + self.full_chunk()) as f64 <= self.cc.paths[d].cwnd
+        match self.spec.cwnd_rule {
+            CwndRule::WholePackets => {
+                flight == 0 || (flight + self.full_chunk()) as f64 <= self.cc.paths[d].cwnd
+            }
+            CwndRule::Ns2 => flight == 0 || (flight as f64) < self.cc.paths[d].cwnd,
+        }
+    }
+
+    /// Whether destination `d`, with `flight_before` bytes in flight before a SACK, was
+    /// fully utilised (RFC 4960 §7.2.1): no room for another packet under the window rule.
+    pub(super) fn was_cwnd_limited(&self, d: usize, flight_before: u64) -> bool {
+        let cwnd = self.cc.paths[d].cwnd;
+        match self.spec.cwnd_rule {
+            CwndRule::WholePackets => (flight_before + self.full_chunk()) as f64 > cwnd,
+            CwndRule::Ns2 => flight_before as f64 >= cwnd,
+        }
     }
 
     /// Bytes of a full chunk (payload + DATA chunk header).
@@ -327,6 +388,9 @@ impl SctpSender {
             return;
         }
         let n = self.dests.len();
+        if self.spec.pf {
+            self.activate_if_all_failed();
+        }
         let mut blocked = vec![false; n];
         // Only one packet per fast-retransmit or T3 event ignores the window (§7.2.4 step 3,
         // §6.3.3 E3); the rest wait for room.
@@ -337,7 +401,9 @@ impl SctpSender {
             if c.state != ChunkState::Marked {
                 continue;
             }
-            let d = self.rtx_dest(c.dest as usize);
+            let Some(d) = self.rtx_dest(c.dest as usize) else {
+                continue;
+            };
             let force = c.fast_pending && !forced;
             if !(force || self.has_room(d)) {
                 blocked[d] = true;
@@ -373,10 +439,12 @@ impl SctpSender {
             if !self.rwnd_allows(bytes) {
                 return;
             }
-            let Some(d) = (0..n)
-                .map(|k| (self.rr + k) % n)
-                .find(|&d| !blocked[d] && self.has_room(d) && self.dests[d].burst < burst)
-            else {
+            let Some(d) = (0..n).map(|k| (self.rr + k) % n).find(|&d| {
+                !blocked[d]
+                    && self.dests[d].status == DestStatus::Active
+                    && self.has_room(d)
+                    && self.dests[d].burst < burst
+            }) else {
                 return;
             };
             self.chunks.push_back(Chunk {
@@ -397,9 +465,13 @@ impl SctpSender {
         }
     }
 
-    /// A packet arrived: SACKs are processed (`sack.rs`), anything else ignored.
+    /// A packet arrived: SACKs are processed (`sack.rs`), HEARTBEAT ACKs (`pf.rs`),
+    /// anything else ignored.
     pub fn on_packet(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
-        if pkt.kind == PacketKind::SctpSack {
+        if pkt.kind == PacketKind::SctpSack && pkt.flags & FLAG_HEARTBEAT != 0 {
+            self.on_heartbeat_ack(now, pkt);
+            self.try_send(now, out, true);
+        } else if pkt.kind == PacketKind::SctpSack {
             let two = pkt.flags & FLAG_DAC_TWO != 0;
             self.on_sack(now, pkt, if two { 2 } else { 1 });
             for d in &mut self.dests {
