@@ -83,3 +83,10 @@ def test_shipped_topology_and_flow_size_files(installed: Path, tmp_path: Path) -
     assert r.returncode == 0, r.stderr
     links, ws, dm = map(int, r.stdout.split())
     assert links == 14 and 1.6e6 < ws < 1.7e6 and 7.4e6 < dm < 7.5e6
+
+
+def test_the_json_schema_is_shipped(installed: Path, tmp_path: Path) -> None:
+    code = ("from ccsim import _core, paths; p = paths.schema_file(); "
+            "print(p.is_file() and p.read_text() == _core.schema())")
+    r = _run([str(installed / "python"), "-c", code], cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stdout + r.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ccsim import cli
-from ccsim.experiments import Claim, Experiment, get, jain, registry
+from ccsim.experiments import Claim, Experiment, get, jain, quick_claim_failures, registry
 
 pytestmark = pytest.mark.needs_core
 
@@ -35,6 +35,8 @@ def test_registry_and_claims():
     assert c.holds(0.96) and not c.holds(0.9) and c.paper_text() == "≥ 0.95"
     c = Claim("ref", "x", 10.0, lambda df: 0.0, unit="%", tolerance=1.0)
     assert c.holds(10.8) and not c.holds(11.5) and c.paper_text() == "10 %" and c.tolerance_text() == "± 1 %"
+    assert c.holds_quick(10.8) and not c.holds_quick(11.5) and c.holds(11.5, tolerance=2.0)
+    assert Claim("ref", "x", 10.0, lambda df: 0.0, tolerance=1.0, quick_tolerance=2.0).holds_quick(11.5)
     c = Claim("ref", "x", 0.0, lambda df: 0.0, unit="%", tolerance=10.0, kind="at_most")
     assert c.holds(4.35) and c.tolerance_text() == "≤ 10 % (bound + 10)"
     assert jain([1, 1, 1, 1]) == pytest.approx(1.0) and jain([1, 0, 0, 0]) == pytest.approx(0.25)
@@ -66,6 +68,16 @@ def test_reproduce_writes_store_and_report(report):
     for m in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
         assert (report / "report" / m).read_bytes()[:4] == b"\x89PNG"
     assert md.count("](foundation/") == len(get("foundation").figures)
+
+
+def test_quick_decidable_claims_hold(report):
+    from ccsim.results import load
+
+    exp = get("foundation")
+    df = load(report / "foundation" / "store")
+    df.attrs["store"] = str(report / "foundation" / "store")
+    assert all(c.quick for c in exp.claims)
+    assert quick_claim_failures(exp, df) == []
 
 
 def test_rerun_reuses_the_store(report, capsys):

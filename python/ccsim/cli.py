@@ -253,6 +253,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         outcome = run_plans(plan, out, jobs=args.jobs, dask=args.dask, progress=progress, resume=args.resume)
     except (StoreError, BackendError) as e:
         raise _BadInput(str(e)) from None
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise _BadInput(f"cannot write the store {out}: {e.strerror or e}") from None
     except KeyboardInterrupt:
         last = getattr(run_plans, "last_outcome", None)
         if last is not None:
@@ -286,6 +290,11 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         )
     except (StoreError, BackendError) as e:
         raise _BadInput(str(e)) from None
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        where = f" {e.filename}" if e.filename else ""
+        raise _BadInput(f"cannot write{where}: {e.strerror or e}") from None
     failed = sum(len(r.outcome.failed) for r in runs)
     if not args.quiet:
         print(f"Report: {Path(args.out) / 'report' / 'index.html'} and README.md")

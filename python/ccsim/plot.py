@@ -30,29 +30,35 @@ PANELS: dict[str, tuple[str, str, str, float, str, str]] = {
 
 
 def _per_key_plot(ax: Axes, frame: Any, key: str, value: str, scale: float, only: Sequence[str] | None,
-                  skip_zero: bool = False) -> tuple[int, int]:
+                  skip_zero: bool = False) -> tuple[list, int]:
     """One line per category of ``frame[key]`` (those in ``only`` if given; with
-    ``skip_zero``, not those that are zero at every sample); returns the numbers of lines
-    drawn and left out as all zero."""
-    n = zeros = 0
+    ``skip_zero``, not those that are zero at every sample); returns the lines drawn and
+    the number left out as all zero."""
+    lines, zeros = [], 0
     for name, part in frame.groupby(key, observed=True, sort=False):
         if only is not None and str(name) not in only:
             continue
         if skip_zero and not part[value].to_numpy().any():
             zeros += 1
             continue
-        ax.plot(part["time_s"].to_numpy(), part[value].to_numpy() / scale, label=str(name), linewidth=0.8,
-                drawstyle="steps-post")
-        n += 1
-    return n, zeros
+        (line,) = ax.plot(part["time_s"].to_numpy(), part[value].to_numpy() / scale, linewidth=0.8,
+                          drawstyle="steps-post")
+        line.set_label(str(name))
+        lines.append(line)
+    return lines, zeros
 
 
-def _finish(ax: Axes, n_lines: int) -> None:
-    if n_lines == 0:
+def _finish(ax: Axes, lines: list) -> None:
+    if not lines:
         ax.text(0.5, 0.5, NO_SAMPLES, ha="center", va="center", transform=ax.transAxes)
-    elif n_lines <= MAX_LEGEND:
-        ax.legend(fontsize="small", ncol=2 if n_lines > 8 else 1, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                  borderaxespad=0.0)
+    elif len(lines) <= MAX_LEGEND:
+        # Labels are names as written: given explicitly (matplotlib would hide one that
+        # starts with "_") and drawn without mathtext (which would read "$...$" as TeX).
+        leg = ax.legend(lines, [ln.get_label() for ln in lines], fontsize="small",
+                        ncol=2 if len(lines) > 8 else 1, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                        borderaxespad=0.0)
+        for text in leg.get_texts():
+            text.set_parse_math(False)
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
 
@@ -66,13 +72,13 @@ def draw_panel(ax: Axes, result: Result, panel: str, *, flows: Sequence[str] | N
     attr, key, value, scale, ylabel, heading = PANELS[panel]
     only = flows if key == "flow" else links
     # Most links of a large network never queue: their flat lines would hide the others.
-    n, zeros = _per_key_plot(ax, getattr(result, attr), key, value, scale,
-                             None if only is None else [str(x) for x in only], skip_zero=panel == "queue")
+    lines, zeros = _per_key_plot(ax, getattr(result, attr), key, value, scale,
+                                 None if only is None else [str(x) for x in only], skip_zero=panel == "queue")
     ax.set(xlabel="time (s)", ylabel=ylabel)
     if title:
         ax.set_title(heading + (f" ({zeros} always empty, not drawn)" if zeros else ""), fontsize="medium")
-    _finish(ax, n)
-    return n
+    _finish(ax, lines)
+    return len(lines)
 
 
 def figure(result: Result, panels: Sequence[str] = ("cwnd", "rate", "queue"), *,

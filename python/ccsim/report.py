@@ -393,13 +393,16 @@ def _md_escape(text: str) -> str:
 
 
 def _md_code(text: str) -> str:
-    """``text`` as a Markdown code span, whatever backticks it holds (CommonMark: a fence one
-    backtick longer than the longest run inside, padded with spaces)."""
+    """``text`` as a Markdown code span that shows it as written (CommonMark: a fence one
+    backtick longer than the longest run inside, padded when the text starts or ends with
+    one; newlines, which a span cannot hold, shown as ``\\n``)."""
     import re
 
+    text = text.replace("\n", "\\n").replace("\r", "\\r")
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
-    return f"{fence} {text} {fence}" if longest else f"`{text}`"
+    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def render_markdown(runs: Sequence[ExperimentRun], report_dir: Path) -> str:

@@ -1,14 +1,16 @@
 """Scenario documents: load from TOML, build with ``dumbbell``, override with ``set``.
 
 A :class:`Scenario` is the plain document (nested dicts and lists, as in the TOML file) plus
-the name of where it came from. It is checked only by the core (``validate`` or ``run``), which
-reports every problem at once in a :class:`~ccsim.ScenarioError`.
+the name of where it came from. The core checks it (``validate`` or ``run``) and reports every
+problem at once in a :class:`~ccsim.ScenarioError`; ``set`` checks the key and value it sets
+the same way, at once (paths are described in :mod:`ccsim.paths`).
 """
 
 from __future__ import annotations
 
 import copy as _copy
 import json
+import math
 import os
 import re
 import tomllib
@@ -16,14 +18,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ccsim import _core
+from ccsim import _core, paths
 from ccsim.exceptions import scenario_error
 
 __all__ = ["Scenario", "load", "dumbbell"]
 
+#: The largest scenario or plan file read (the core's limit too, docs/reliability.md).
+MAX_INPUT_BYTES = 16 << 20
+#: The deepest nesting of tables and lists a document may have (the core's limit too).
+MAX_DEPTH = 32
+#: Stands for a non-finite float in the JSON handed to the core (JSON has no NaN); the core
+#: reports it by key. A real string cannot hold NUL (the core refuses control characters).
+NON_FINITE = "\x00"
+
 # tomllib's messages end with "(at line L, column C)" (Python 3.11-3.13 have no attributes).
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-_INDEX = re.compile(r"\[(-?\d+)\]")
 
 
 def _json_default(value: Any) -> Any:
@@ -37,12 +46,64 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot put a {type(value).__name__} in a scenario: {value!r}")
 
 
-def _split_path(path: str) -> list[str]:
-    """``"link[1].rate"`` and ``"link.1.rate"`` → ``["link", "1", "rate"]``."""
-    parts = _INDEX.sub(r".\1", path).split(".")
-    if not path or any(p == "" for p in parts):
-        raise ValueError(f"bad path {path!r}: use dotted keys such as 'simulation.duration' or 'link.0.rate'")
-    return parts
+def read_text(path: str | os.PathLike[str], what: str = "file") -> str:
+    """A UTF-8 text file of at most ``MAX_INPUT_BYTES`` (devices and pipes included: what
+    they give is read only up to the limit). Raises ``OSError``, ``UnicodeDecodeError`` or
+    ``ValueError`` (too large)."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ValueError(f"larger than {MAX_INPUT_BYTES >> 20} MiB; a {what} is a small text file")
+    return data.decode("utf-8")
+
+
+def _path_text(parts: list[Any]) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def json_ready(doc: Any, source: str = "<python>", *, cut_deep: bool = False) -> Any:
+    """A copy of ``doc`` that ``json.dumps`` can write and the core reads: numpy values and
+    paths converted, non-finite floats as the marker the core reports by key. Walks without
+    recursion. Nesting deeper than ``MAX_DEPTH`` (a structure that contains itself is
+    infinitely deep) raises ``ScenarioError`` (located), or with ``cut_deep`` is cut there
+    (an empty list just below the limit, which the core reports with every other problem).
+    Values no scenario holds raise ``ScenarioError``."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, list[Any]]] = [(doc, root, 0, [])]
+    while stack:
+        value, holder, slot, where = stack.pop()
+        if len(where) > MAX_DEPTH and cut_deep:
+            holder[slot] = []
+            continue
+        if len(where) > MAX_DEPTH:
+            raise scenario_error(source, [(_path_text(where), f"nested more than {MAX_DEPTH} tables or lists deep; a scenario needs a few levels")])
+        if isinstance(value, Mapping):
+            out: Any = {}
+            for k, v in value.items():
+                if not isinstance(k, str):
+                    raise scenario_error(source, [(_path_text(where + [str(k)]), f"keys are strings, not {type(k).__name__}")])
+                out[k] = None
+                stack.append((v, out, k, where + [k]))
+        elif isinstance(value, (list, tuple)):
+            out = [None] * len(value)
+            for i, v in enumerate(value):
+                stack.append((v, out, i, where + [i]))
+        elif isinstance(value, float) and not math.isfinite(value):
+            out = NON_FINITE + ("nan" if math.isnan(value) else "inf" if value > 0 else "-inf")
+        elif value is None or isinstance(value, (str, int, float, bool)):
+            out = value
+        else:
+            try:
+                conv = _json_default(value)
+            except TypeError as e:
+                raise scenario_error(source, [(_path_text(where), str(e))]) from None
+            stack.append((conv, holder, slot, where))
+            continue
+        holder[slot] = out
+    return root[0]
 
 
 class Scenario:
@@ -64,8 +125,10 @@ class Scenario:
         return f"Scenario({self.source!r}, {n_links} link entries, {n_flows} flow entries)"
 
     def to_json(self) -> str:
-        """The document as JSON text (what the core reads)."""
-        return json.dumps(self.doc, default=_json_default)
+        """The document as JSON text (what the core reads). Non-finite numbers are written
+        as a marker the core reports by key, and nesting deeper than ``MAX_DEPTH`` levels is
+        cut there (the core reports both by key)."""
+        return json.dumps(json_ready(self.doc, self.source, cut_deep=True), allow_nan=False)
 
     def to_networkx(self) -> Any:
         """The network as a ``networkx.DiGraph``: one edge per directed link in the core's
@@ -90,59 +153,66 @@ class Scenario:
         """Check the whole document with the core; raise ``ScenarioError`` listing every problem."""
         _core.validate(self.to_json(), self.source)
 
+    def explain(self) -> Any:
+        """Every resolved parameter of every flow: a DataFrame with columns ``flow``, ``key``
+        (``rto.min``, ``cc.beta``, …), ``value`` (as a document writes it) and ``origin``
+        (``explicit``, ``default`` or ``profile <name>``). Raises ``ScenarioError`` for an
+        invalid scenario."""
+        import pandas as pd
+
+        rows = [
+            {"flow": f["name"], "key": k, "value": v, "origin": o}
+            for f in json.loads(_core.explain(self.to_json(), self.source))
+            for k, v, o in f["params"]
+        ]
+        return pd.DataFrame(rows, columns=["flow", "key", "value", "origin"])
+
     def copy(self) -> Scenario:
-        """An independent deep copy."""
+        """An independent deep copy. Raises ``ScenarioError`` for nesting deeper than
+        ``MAX_DEPTH`` levels (checked first, so a hostile document cannot exhaust the stack)."""
+        json_ready(self.doc, self.source)
         return Scenario(_copy.deepcopy(self.doc), self.source)
 
     def get(self, path: str) -> Any:
-        """The value at a dotted path such as ``"simulation.duration"`` or ``"link.0.rate"``."""
+        """The value at a path such as ``"simulation.duration"``, ``"link.0.rate"`` or
+        ``"link.bottleneck.rate"`` (array entries by index or by ``name``)."""
+        parts = paths.resolve(self.doc, path, self.source)
         node: Any = self.doc
-        for i, key in enumerate(parts := _split_path(path)):
-            node = self._step(node, key, path, parts[: i + 1], create=False)
+        for i, key in enumerate(parts):
+            if isinstance(node, list):
+                node = node[int(key)]
+            elif isinstance(node, dict) and key in node:
+                node = node[key]
+            else:
+                raise scenario_error(self.source, [(path, f"no key {'.'.join(parts[: i + 1])!r}")])
         return node
 
-    def set(self, path: str, value: Any) -> Scenario:
-        """Set the value at a dotted path and return ``self`` (so calls chain).
+    def set(self, path: str, value: Any, *, check: bool = True) -> Scenario:
+        """Set the value at a path and return ``self`` (so calls chain).
 
-        Keys name table entries (``"simulation.duration"``), integers index arrays of tables
-        (``"link.0.rate"``, also written ``"link[0].rate"``; negative counts from the end).
-        Missing tables along the way are created; a missing array element is an error.
-        Raises ``ScenarioError`` when the path does not fit the document.
+        Keys name table entries (``"simulation.duration"``); array entries are named by index
+        (``"link.0.rate"``, also ``"link[0].rate"``; negative counts from the end) or by their
+        ``name`` (``"link.bottleneck.rate"``), as in sweep overrides. Missing tables along the
+        way are created (a kind-tagged one such as ``queue`` with its default kind); a kind
+        given as a string (``cc = "cubic"``) becomes a table when a key below it is set; a
+        missing array element is an error.
+
+        With ``check`` (the default) the change is checked by the core's parser before it is
+        made: a key the format does not have, or a bad value, raises ``ScenarioError`` with
+        the message a scenario file would get, and the document is left as it was. Problems
+        the document had before are not reported here (``validate`` reports everything).
         """
-        parts = _split_path(path)
-        node: Any = self.doc
-        for i, key in enumerate(parts[:-1]):
-            # a missing table is created, a missing array is not (its length is unknown)
-            creatable = not parts[i + 1].lstrip("-").isdigit()
-            node = self._step(node, key, path, parts[: i + 1], create=creatable)
-        last = parts[-1]
-        if isinstance(node, list):
-            node[self._index(node, last, path)] = value
-        elif isinstance(node, dict):
-            node[last] = value
-        else:
-            raise scenario_error(self.source, [(path, f"{'.'.join(parts[:-1])} is a {type(node).__name__}, not a table or array")])
+        parts = paths.resolve(self.doc, path, self.source)
+        json_ready(self.doc, self.source)  # nesting checked before the copy (docs/reliability.md)
+        new = _copy.deepcopy(self.doc)
+        paths.set_at(new, parts, value, path, self.source)
+        if check:
+            bad = paths.new_problems(paths.problems(self.doc, self.source), paths.problems(new, self.source))
+            if bad:
+                raise scenario_error(self.source, bad)
+        self.doc.clear()
+        self.doc.update(new)
         return self
-
-    def _index(self, node: list, key: str, path: str) -> int:
-        try:
-            i = int(key)
-        except ValueError:
-            raise scenario_error(self.source, [(path, f"{key!r} is not an index into an array of {len(node)}")]) from None
-        if not -len(node) <= i < len(node):
-            raise scenario_error(self.source, [(path, f"index {i} is out of range for an array of {len(node)}")])
-        return i
-
-    def _step(self, node: Any, key: str, path: str, so_far: list[str], *, create: bool) -> Any:
-        if isinstance(node, list):
-            return node[self._index(node, key, path)]
-        if isinstance(node, dict):
-            if key not in node:
-                if not create:
-                    raise scenario_error(self.source, [(path, f"no key {'.'.join(so_far)!r}")])
-                node[key] = {}
-            return node[key]
-        raise scenario_error(self.source, [(path, f"{'.'.join(so_far[:-1])} is a {type(node).__name__}, not a table or array")])
 
 
 def load(path: str | os.PathLike[str]) -> Scenario:
@@ -155,20 +225,25 @@ def load(path: str | os.PathLike[str]) -> Scenario:
     p = Path(path)
     source = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, "scenario file")
     except FileNotFoundError:
         raise scenario_error(source, [("", "file not found")]) from None
     except IsADirectoryError:
         raise scenario_error(source, [("", "is a directory, not a scenario file")]) from None
     except UnicodeDecodeError as e:
         raise scenario_error(source, [("", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    except ValueError as e:
+        raise scenario_error(source, [("", str(e))]) from None
     except OSError as e:
         raise scenario_error(source, [("", f"cannot read: {e.strerror or e}")]) from None
+    too_deep = f"nested more than {MAX_DEPTH} tables or lists deep; a scenario needs a few levels"
     if p.suffix.lower() == ".json":
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as e:
             raise scenario_error(source, [("", f"JSON syntax error at line {e.lineno}, column {e.colno}: {e.msg}")]) from None
+        except RecursionError:
+            raise scenario_error(source, [("", too_deep)]) from None
         if not isinstance(doc, dict):
             raise scenario_error(source, [("", "a scenario document is a JSON object")])
         return Scenario(doc, source)
@@ -183,6 +258,8 @@ def load(path: str | os.PathLike[str]) -> Scenario:
         else:
             msg = f"TOML syntax error: {msg}"
         raise scenario_error(source, [("", msg)]) from None
+    except RecursionError:
+        raise scenario_error(source, [("", too_deep)]) from None
     return Scenario(doc, source)
 
 

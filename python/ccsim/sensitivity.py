@@ -135,7 +135,7 @@ def verdict(claim: Claim, value: float, mode: str, error: str = "", sens: ClaimS
         return ERROR
     if not _finite(value):
         return UNDECIDED if mode == "quick" else ERROR
-    if claim.holds(value):
+    if claim.holds_quick(value) if mode == "quick" else claim.holds(value):
         return HOLDS
     if mode != "quick" and sens is not None and sens.holds_at:
         names = list(dict.fromkeys(n for n, _ in sens.holds_at))

@@ -12,6 +12,12 @@ Every file is written under a temporary name (``.tmp-…``) and renamed into pla
 tables: the record is what marks the point finished, and the manifest is rebuilt from the
 records when a store is opened (a sweep killed before it wrote the manifest loses nothing).
 Temporary files left by a killed sweep are removed when the store is next opened.
+
+One sweep writes into a store at a time: it holds an exclusive lock on ``DIR/.lock``
+(``fcntl.flock``, released by the kernel when the process ends, however it ends), and a second
+sweep is refused with the holder's pid, host and start time. Reading (``load``) needs no lock.
+Files that are damaged (a manifest or record that is not what ccsim writes, a Parquet file cut
+short) are moved into ``DIR/damaged/`` with a warning, and the points they held run again.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -35,6 +43,9 @@ FORMAT = 1
 MANIFEST = "manifest.json"
 POINTS = "points"
 TMP_PREFIX = ".tmp-"
+LOCK = ".lock"
+DAMAGED = "damaged"
+PARQUET_MAGIC = b"PAR1"
 #: Tables a point may have.
 TABLES = ("flows", "links", "paths", "flow_series", "link_series", "route_series", "backoffs")
 #: Seconds between manifest rewrites while a sweep runs (it is always written at the end).
@@ -54,11 +65,71 @@ def table_bytes(df: pd.DataFrame) -> bytes:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise StoreError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+class StoreLock:
+    """The exclusive lock of one writer on a store (``DIR/.lock``). The kernel releases it
+    when the process ends, so a killed sweep never leaves a store locked. Where ``fcntl`` is
+    missing (Windows) there is no lock and concurrent sweeps are not supported."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / LOCK
+        self.fd: int | None = None
+
+    def acquire(self, what: str) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX
+            return
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StoreError(f"cannot write into {self.path.parent}: {e.strerror or e}; choose another --out") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = ""
+            try:
+                holder = os.read(fd, 4096).decode("utf-8", "replace").strip()
+            except OSError:
+                pass
+            os.close(fd)
+            try:
+                info = json.loads(holder)
+                who = f"pid {int(info['pid'])} on {str(info['host'])!r}, since {str(info['since'])}"
+                if info.get("plan"):
+                    who += f", plan {str(info['plan'])!r}"
+            except (ValueError, KeyError, TypeError):
+                who = "another process"
+            raise StoreError(
+                f"store {self.path.parent} is in use by another ccsim sweep ({who}); wait for it "
+                "to finish, or choose another --out"
+            ) from None
+        info = {"pid": os.getpid(), "host": socket.gethostname(), "since": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "plan": what}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(info).encode(), 0)
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the flock
+            self.fd = None
 
 
 def _json_bytes(value: Any) -> bytes:
@@ -70,11 +141,19 @@ def _json_bytes(value: Any) -> bytes:
 class Store:
     """An open store (use :meth:`open`)."""
 
-    def __init__(self, root: Path, manifest: dict[str, Any]) -> None:
+    def __init__(self, root: Path, manifest: dict[str, Any], lock: StoreLock | None = None, plan_id: str = "") -> None:
         self.root = root
         self.dir = root / POINTS
         self.manifest = manifest
+        self.lock = lock
+        self.plan_id = plan_id
         self._last_flush = 0.0
+
+    def close(self) -> None:
+        """Release the store's lock (the manifest is written by ``flush``)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     # -- opening
 
@@ -97,13 +176,37 @@ class Store:
         if root.exists() and not root.is_dir():
             raise StoreError(f"{root} is a file, not a store directory")
         manifest_path = root / MANIFEST
-        if root.is_dir() and not manifest_path.exists() and any(root.iterdir()):
+        try:
+            foreign = root.is_dir() and not any((root / n).exists() for n in (MANIFEST, LOCK, POINTS)) and any(root.iterdir())
+        except OSError as e:
+            raise StoreError(f"cannot read {root}: {e.strerror or e}") from None
+        if foreign:
             raise StoreError(f"{root} is not empty and is not a ccsim sweep store (no {MANIFEST}); choose another --out")
-        (root / POINTS).mkdir(parents=True, exist_ok=True)
-        manifest = _read_manifest(root) if manifest_path.exists() else {"format": FORMAT, "plans": [], "points": {}}
-        store = cls(root, manifest)
-        store._clean_temporary()
-        store._reconcile()
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create the store {root}: {e.strerror or e}; choose another --out") from None
+        lock = StoreLock(root)
+        lock.acquire(next((str(p.get("name")) for p in plans if p.get("name")), plan_id))
+        try:
+            try:
+                (root / POINTS).mkdir(exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"cannot write into {root}: {e.strerror or e}; choose another --out") from None
+            manifest = _read_manifest(root, repair=True) if manifest_path.exists() else _empty_manifest()
+            store = cls(root, manifest, lock, plan_id)
+            store._clean_temporary()
+            store._reconcile()
+            store._attach(plan_id, plans, points, version=version, resume=resume)
+        except BaseException:
+            lock.release()
+            raise
+        return store
+
+    def _attach(self, plan_id: str, plans: Sequence[Mapping[str, Any]], points: Sequence[Point], *, version: str, resume: bool) -> None:
+        """Enter the plan in the manifest (refused if another plan's points are there and not
+        ``resume``) and write it."""
+        root, manifest = self.root, self.manifest
         known = [p for p in manifest["plans"] if p["plan_id"] == plan_id]
         finished = [i for i, e in manifest["points"].items() if e.get("status") in ("ok", "error")]
         if not known and finished and not resume:
@@ -125,8 +228,7 @@ class Store:
         manifest["plans"].append(entry)  # the last plan is the latest
         for p in points:
             manifest["points"].setdefault(p.id, {"status": "pending"})
-        store.flush()
-        return store
+        self.flush()
 
     def _clean_temporary(self) -> None:
         for d in (self.root, self.dir):
@@ -136,23 +238,37 @@ class Store:
                 except FileNotFoundError:
                     pass
 
+    def _quarantine(self, files: Sequence[Path], why: str) -> None:
+        """Move damaged files into ``DIR/damaged/`` (kept for inspection, out of the way)."""
+        dest = self.root / DAMAGED
+        moved = []
+        for f in files:
+            if not f.exists():
+                continue
+            try:
+                dest.mkdir(exist_ok=True)
+                os.replace(f, dest / f"{f.name}.{time.strftime('%Y%m%dT%H%M%S')}")
+                moved.append(f.name)
+            except OSError:
+                f.unlink(missing_ok=True)
+        if moved:
+            _warn(f"{why}: moved {', '.join(moved)} to {dest}; the point will run again")
+
     def _reconcile(self) -> None:
-        """Make the manifest's statuses agree with the point records on disk."""
+        """Make the manifest's statuses agree with the point records on disk; a record or
+        table that is damaged is moved aside and its point is pending again."""
         pts = self.manifest.setdefault("points", {})
         on_disk = set()
-        for rec_path in self.dir.glob("*.json"):
+        for rec_path in sorted(self.dir.glob("*.json")):
             pid = rec_path.stem
+            tables = sorted(self.dir.glob(f"{pid}.*.parquet"))
+            rec, problem = _read_record(rec_path)
+            if problem is None and rec.get("status") == "ok":
+                problem = _check_tables(self.dir, pid, rec)
+            if problem is not None:
+                self._quarantine([rec_path, *tables], f"point {pid}: {problem}")
+                continue
             on_disk.add(pid)
-            try:
-                rec = json.loads(rec_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):  # cannot happen with atomic writes; be safe
-                rec_path.unlink(missing_ok=True)
-                on_disk.discard(pid)
-                continue
-            if rec.get("status") == "ok" and not all((self.dir / f"{pid}.{t}.parquet").exists() for t in rec.get("tables", [])):
-                rec_path.unlink()
-                on_disk.discard(pid)
-                continue
             pts[pid] = {k: rec.get(k) for k in ("status", "error", "wall_s") if rec.get(k) is not None}
         for pid, e in pts.items():
             if pid not in on_disk:
@@ -175,6 +291,8 @@ class Store:
             "error": res.get("error"),
             "wall_s": res.get("wall_s"),
             "tables": sorted(tables),
+            "table_bytes": {name: len(data) for name, data in tables.items()},
+            "plans": [self.plan_id] if self.plan_id else [],
             "end_time_s": res.get("end_time_s"),
             "events": res.get("events"),
             "conservation": res.get("conservation"),
@@ -206,14 +324,121 @@ def _point_meta(p: Point) -> dict[str, Any]:
     }
 
 
-def _read_manifest(root: Path) -> dict[str, Any]:
-    try:
-        m = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise StoreError(f"cannot read {root / MANIFEST}: {e}") from None
+def _empty_manifest() -> dict[str, Any]:
+    return {"format": FORMAT, "plans": [], "points": {}}
+
+
+def _shape_problem(m: Any) -> str | None:
+    """What is wrong with a manifest's shape (None: it is one ccsim writes)."""
     if not isinstance(m, dict) or m.get("format") != FORMAT:
-        raise StoreError(f"{root / MANIFEST} is not a ccsim store manifest of format {FORMAT}")
+        return f"not a ccsim store manifest of format {FORMAT}"
+    if not isinstance(m.get("plans"), list) or not isinstance(m.get("points"), dict):
+        return "'plans' is not a list or 'points' not a table"
+    for e in m["points"].values():
+        if not isinstance(e, dict):
+            return "a point entry is not a table"
+    for p in m["plans"]:
+        if not isinstance(p, dict) or not isinstance(p.get("plan_id"), str) or not isinstance(p.get("points", []), list):
+            return "a plan entry has no plan_id or points"
+        for meta in p.get("points", []):
+            if _meta_problem(meta) is not None:
+                return f"a point of plan {p['plan_id']!r}: {_meta_problem(meta)}"
+    return None
+
+
+def _meta_problem(meta: Any) -> str | None:
+    if not isinstance(meta, dict):
+        return "not a table"
+    types = {"id": str, "index": int, "overrides": dict, "replicate": int, "seed": int}
+    for key, typ in types.items():
+        if not isinstance(meta.get(key), typ) or isinstance(meta.get(key), bool):
+            return f"'{key}' is missing or not a {typ.__name__}"
+    if not isinstance(meta.get("labels", {}), dict):
+        return "'labels' is not a table"
+    return None
+
+
+def _read_record(path: Path) -> tuple[dict[str, Any], str | None]:
+    """A point record and what is wrong with it (None: nothing)."""
+    try:
+        rec = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as e:
+        return {}, f"unreadable record ({type(e).__name__})"
+    problem = _meta_problem(rec)
+    if problem is None and rec.get("id") != path.stem:
+        problem = "its id is not its file name"
+    if problem is None and rec.get("status") not in ("ok", "error"):
+        problem = f"unknown status {rec.get('status')!r}"
+    tables = rec.get("tables", []) if isinstance(rec, dict) else []
+    if problem is None and (not isinstance(tables, list) or not all(t in TABLES for t in tables)):
+        problem = "its list of tables is not one ccsim writes"
+    return (rec if problem is None else {}), (f"damaged record: {problem}" if problem else None)
+
+
+def _check_tables(points: Path, pid: str, rec: Mapping[str, Any]) -> str | None:
+    """Whether a finished point's tables are all there and whole: the size written (when
+    recorded) and Parquet's magic number at both ends."""
+    sizes = rec.get("table_bytes") if isinstance(rec.get("table_bytes"), dict) else {}
+    for t in rec.get("tables", []):
+        f = points / f"{pid}.{t}.parquet"
+        try:
+            size = f.stat().st_size
+            with open(f, "rb") as fh:
+                head = fh.read(4)
+                fh.seek(max(0, size - 4))
+                tail = fh.read(4)
+        except OSError:
+            return f"its {t} table is missing"
+        if (t in sizes and sizes[t] != size) or head != PARQUET_MAGIC or tail != PARQUET_MAGIC:
+            return f"its {t} table is damaged (cut short or overwritten)"
+    return None
+
+
+def _rebuild_manifest(root: Path) -> dict[str, Any]:
+    """A manifest made from the point records: one plan per plan id the records name (in
+    the order first written), the records without one in a plan 'recovered'."""
+    m = _empty_manifest()
+    plans: dict[str, list[dict[str, Any]]] = {}
+    for rec_path in sorted((root / POINTS).glob("*.json"), key=lambda p: p.stat().st_mtime_ns):
+        rec, problem = _read_record(rec_path)
+        if problem is not None:
+            continue
+        meta = {k: rec.get(k) for k in ("id", "index", "overrides", "replicate", "seed", "labels", "series")}
+        ids = rec.get("plans") if isinstance(rec.get("plans"), list) and rec.get("plans") else ["recovered"]
+        for pid in ids:
+            plans.setdefault(str(pid), []).append(meta)
+        m["points"][rec["id"]] = {k: rec.get(k) for k in ("status", "error", "wall_s") if rec.get(k) is not None}
+    for pid, metas in plans.items():
+        m["plans"].append({"plan_id": pid, "name": "rebuilt from the point records", "points": metas})
     return m
+
+
+def _read_manifest(root: Path, *, repair: bool = False) -> dict[str, Any]:
+    """The store's manifest. One that cannot be read or is not of the shape ccsim writes is
+    rebuilt from the point records; with ``repair`` (a sweep opening the store) the bad one
+    is moved into ``DIR/damaged/`` first, else (reading) it is left alone."""
+    path = root / MANIFEST
+    m: Any = None
+    try:
+        m = json.loads(path.read_text(encoding="utf-8"))
+        problem = _shape_problem(m)
+    except (ValueError, RecursionError) as e:
+        problem = f"not valid JSON ({type(e).__name__})"
+    except OSError as e:
+        raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
+    if problem is None:
+        return m
+    if isinstance(m, dict) and isinstance(m.get("format"), int) and m.get("format") != FORMAT and problem.startswith("not a ccsim"):
+        raise StoreError(f"{path} is of store format {m.get('format')}, this ccsim reads format {FORMAT}")
+    if repair:
+        dest = root / DAMAGED
+        try:
+            dest.mkdir(exist_ok=True)
+            os.replace(path, dest / f"{MANIFEST}.{time.strftime('%Y%m%dT%H%M%S')}")
+        except OSError:
+            pass
+        _warn(f"{path}: {problem}; rebuilt from the point records (the old one is in {dest})")
+    return _rebuild_manifest(root)
 
 
 # ---------------------------------------------------------------------------- reading
@@ -242,7 +467,9 @@ def _point_rows(root: Path, plan: str | None) -> list[dict[str, Any]]:
     rows = []
     for pid, meta in metas.items():
         rec_path = root / POINTS / f"{pid}.json"
-        rec = json.loads(rec_path.read_text(encoding="utf-8")) if rec_path.exists() else {"status": "pending"}
+        rec, problem = _read_record(rec_path) if rec_path.exists() else ({"status": "pending"}, None)
+        if problem is not None:
+            rec = {"status": "pending", "error": problem}
         rows.append({**meta, "status": rec.get("status", "pending"), "error": rec.get("error"), "wall_s": rec.get("wall_s"),
                      "end_time_s": rec.get("end_time_s"), "events": rec.get("events")})
     rows.sort(key=lambda r: r["index"])
@@ -299,7 +526,13 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
         path = root / POINTS / f"{r['id']}.{table}.parquet"
         if r["status"] != "ok" or not path.exists():
             continue
-        t = pq.read_table(path)
+        try:
+            t = pq.read_table(path)
+        except (OSError, ValueError) as e:  # pyarrow's errors derive from these
+            raise StoreError(
+                f"{path} is damaged ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
+                "run the sweep again into this store to recompute the point"
+            ) from None
         parts.append(t)
         owners.append(r)
         lengths.append(t.num_rows)

@@ -16,7 +16,6 @@ import hashlib
 import itertools
 import json
 import os
-import re
 import sys
 import time
 import tomllib
@@ -28,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ccsim import _core
+from ccsim import _core, paths
 from ccsim.exceptions import ScenarioError, scenario_error
 from ccsim.progress import format_duration
-from ccsim.scenario import Scenario, _json_default, load
+from ccsim.scenario import MAX_DEPTH, Scenario, _json_default, json_ready, load, read_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,11 +53,13 @@ __all__ = [
 
 #: Time-series tables a plan may keep (``series = ["flows", "links"]``).
 SERIES = {"flows": "flow_series", "links": "link_series", "routes": "route_series", "backoffs": "backoffs"}
+#: The most points one sweep may have (plans are expanded, hashed and listed in the store's
+#: manifest up front; split larger studies into several sweeps). docs/reliability.md.
+MAX_POINTS = 100_000
+#: Expanding more points than this shows a progress line.
+EXPAND_PROGRESS_FROM = 2_000
 #: Keys allowed at the top level of a plan file.
 PLAN_KEYS = ("name", "description", "base", "grid", "point", "seeds", "series")
-
-_BRACKET = re.compile(r"\[([^\]]*)\]")
-
 
 # ---------------------------------------------------------------------------- errors
 
@@ -109,68 +110,40 @@ def point_seed(base_seed: int, replicate: int) -> int:
 # ---------------------------------------------------------------------------- override paths
 
 
-def _split(path: str) -> list[str]:
-    """``"link[0].rate"``, ``"link.0.rate"``, ``"link[bottleneck].rate"`` → parts."""
-    if not isinstance(path, str):
-        raise ValueError(f"an override path is a string, not {type(path).__name__}")
-    parts = _BRACKET.sub(r".\1", path).split(".")
-    if not path or any(p == "" for p in parts):
-        raise ValueError(f"bad path {path!r}: use dotted keys such as 'simulation.duration' or 'link.0.rate'")
-    return parts
-
-
 def normalise_key(path: str) -> str:
     """The column name of an override: brackets become dots (``link[0].rate`` → ``link.0.rate``)."""
-    return ".".join(_split(path))
+    return ".".join(paths.split(path))
 
 
 def resolve_path(doc: Mapping[str, Any], path: str, source: str = "<python>") -> str:
     """Turn names of array entries into indices: ``"link.bottleneck.loss"`` → ``"link.0.loss"``
-    when ``doc["link"][0]["name"] == "bottleneck"``. Integer indices are kept (negative ones
-    are made positive). Raises ``ScenarioError`` naming the known entries when a name is not
-    found, and for an index out of range or a path through a value that is not a table."""
-    parts = _split(path)
-    out: list[str] = []
-    node: Any = doc
-    for i, key in enumerate(parts):
-        if isinstance(node, list):
-            if key.lstrip("-").isdigit():
-                idx = int(key)
-                if not -len(node) <= idx < len(node):
-                    raise scenario_error(source, [(path, f"index {idx} is out of range for an array of {len(node)} ({'.'.join(out)})")])
-                idx %= len(node)
-            else:
-                names = [e.get("name") if isinstance(e, dict) else None for e in node]
-                if key not in names:
-                    known = [n for n in names if n is not None]
-                    hint = f"known names: {', '.join(map(repr, known[:10]))}" if known else "no entry has a name"
-                    raise scenario_error(source, [(path, f"no [[{'.'.join(out)}]] entry named {key!r}; {hint}")])
-                idx = names.index(key)
-            out.append(str(idx))
-            node = node[idx]
-        elif isinstance(node, dict):
-            out.append(key)
-            node = node.get(key)  # a missing key is created by Scenario.set (and checked by the core)
-        elif node is None:
-            out.append(key)  # below a table that will be created
-        else:
-            raise scenario_error(source, [(path, f"{'.'.join(parts[:i])} is a {type(node).__name__}, not a table or array")])
-    return ".".join(out)
-
-
-def _path_exists(doc: Mapping[str, Any], resolved: str) -> bool:
-    node: Any = doc
-    for key in resolved.split("."):
-        if isinstance(node, list):
-            node = node[int(key)]
-        elif isinstance(node, dict) and key in node:
-            node = node[key]
-        else:
-            return False
-    return True
+    when ``doc["link"][0]["name"] == "bottleneck"`` (the one implementation of paths,
+    :func:`ccsim.paths.resolve`, which ``Scenario.set`` uses too)."""
+    return ".".join(paths.resolve(doc, path, source))
 
 
 # ---------------------------------------------------------------------------- plans and points
+
+
+class _ExpandProgress:
+    """``expanding plan NAME: 12,345/40,000 points`` on stderr (a terminal) while a large
+    plan is expanded and hashed."""
+
+    def __init__(self, total: int, name: str) -> None:
+        self.total, self.name = total, name
+        self.on = total >= EXPAND_PROGRESS_FROM and sys.stderr.isatty()
+        self.last = 0.0
+
+    def update(self, n: int) -> None:
+        if self.on and time.monotonic() - self.last > 0.5:
+            self.last = time.monotonic()
+            sys.stderr.write(f"\rexpanding plan {self.name}: {n:,}/{self.total:,} points\x1b[K")
+            sys.stderr.flush()
+
+    def close(self, n: int) -> None:
+        if self.on and self.last:
+            sys.stderr.write(f"\rexpanding plan {self.name}: {n:,}/{self.total:,} points\x1b[K\n")
+            sys.stderr.flush()
 
 
 @dataclass(frozen=True)
@@ -229,8 +202,21 @@ class Plan:
             clash = set(map(normalise_key, p)) & set(map(normalise_key, self.grid))
             if clash:
                 problems.append((f"point[{i}]", f"key(s) also in the grid: {', '.join(sorted(clash))}"))
+        if not problems and self.count() > MAX_POINTS:
+            factors = [f"{len(self.points)} explicit points"] if self.points else []
+            factors += [f"{len(v)} values of {k}" for k, v in self.grid.items()]
+            sizes = " × ".join(factors + [f"{self.seeds:,} seeds"])
+            problems.append(("", f"the plan has {self.count():,} points ({sizes}), more than the {MAX_POINTS:,} one sweep may "
+                                 "have; split it into several plans (each into its own store, or the same one with --resume)"))
         if problems:
             raise PlanError(self.source, problems)
+
+    def count(self) -> int:
+        """How many points the plan has (before points repeating another are merged)."""
+        n = max(1, len(self.points)) * self.seeds
+        for values in self.grid.values():
+            n *= len(values)
+        return n
 
     # -- expansion
 
@@ -245,32 +231,23 @@ class Plan:
         """Every point of the plan, each with its resolved document, seed and id.
 
         Raises ``ScenarioError`` (a plan problem) for an override path that does not fit the
-        base document; bad *values* are left for the core and fail only their point."""
+        base document, or a value the scenario format refuses (checked before anything
+        runs, with the core's message)."""
         version = _core.version() if version is None else version
-        base_doc = self.base.doc
-        resolved_keys: dict[str, str] = {}
-        for key in dict.fromkeys(k for combo in self.combinations() for k in combo):
-            where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
-            try:
-                resolved_keys[key] = resolve_path(base_doc, key, self.source)
-            except ScenarioError as e:
-                raise PlanError(self.source, [(where, m) for _, m in e.problems]) from None
-            except ValueError as e:
-                raise PlanError(self.source, [(where, str(e))]) from None
+        resolved_keys = self._resolve_keys()
+        self._check_values(resolved_keys)
         out: list[Point] = []
+        show = _ExpandProgress(self.count(), self.name or self.source)
         for combo in self.combinations():
+            show.update(len(out))
             sc = self.base.copy()
             for key, value in combo.items():
-                try:
-                    sc.set(resolved_keys[key], value)
-                except ScenarioError as e:
-                    where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
-                    raise PlanError(self.source, [(where, m) for _, m in e.problems]) from None
+                sc.set(resolved_keys[key], value, check=False)  # checked above, one by one
             base_seed = sc.doc.get("simulation", {}).get("seed", 1) if isinstance(sc.doc.get("simulation"), dict) else 1
             for r in range(self.seeds):
                 run = sc.copy()
                 seed = point_seed(base_seed if isinstance(base_seed, int) else 1, r)
-                run.set("simulation.seed", seed)
+                run.set("simulation.seed", seed, check=False)
                 doc = json.loads(run.to_json())
                 out.append(Point(
                     id=point_id(doc, version, self.series),
@@ -283,26 +260,56 @@ class Plan:
                     source=self.base.source,
                     series=self.series,
                 ))
+        show.close(len(out))
         return out
 
-    def check_keys(self) -> None:
-        """Check that every override key not in the base document is one the core knows
-        (an unknown key such as ``link.0.bandwith`` is a plan problem, not a point failure).
-        Raises ``ScenarioError``."""
-        combos = self.combinations()
-        for key in dict.fromkeys(k for c in combos for k in c):
-            resolved = resolve_path(self.base.doc, key, self.source)  # expand() has checked it
-            if _path_exists(self.base.doc, resolved):
-                continue
-            value = next(c[key] for c in combos if key in c)
-            trial = self.base.copy().set(resolved, value)
+    def _where(self, key: str) -> str:
+        return f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
+
+    def _resolve_keys(self) -> dict[str, str]:
+        """Each override key with its entry names turned into indices (plan problems for a
+        path that does not fit the base document)."""
+        resolved: dict[str, str] = {}
+        for key in dict.fromkeys(k for k, _ in self._overrides()):
             try:
-                trial.validate()
+                resolved[key] = resolve_path(self.base.doc, key, self.source)
             except ScenarioError as e:
-                bad = [m for p, m in e.problems if "unknown key" in m and _same_path(p, resolved)]
-                if bad:
-                    where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
-                    raise PlanError(self.source, [(where, bad[0])]) from None
+                raise PlanError(self.source, [(self._where(key), m) for _, m in e.problems]) from None
+            except ValueError as e:
+                raise PlanError(self.source, [(self._where(key), str(e))]) from None
+        return resolved
+
+    def _check_values(self, resolved: dict[str, str]) -> None:
+        """Each override value set on its own in the base document, checked by the core's
+        parser: an unknown key or a bad value is a plan problem, every one reported."""
+        problems: list[tuple[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for key, value in self._overrides():
+            mark = (key, canonical_json(value))
+            if mark in seen:
+                continue
+            seen.add(mark)
+            try:
+                self.base.copy().set(resolved[key], value)
+            except ScenarioError as e:
+                at = paths.core_path(resolved[key].split("."))
+                problems.extend((self._where(key), m if p == at else f"{p}: {m}") for p, m in e.problems)
+        if problems:
+            raise PlanError(self.source, problems)
+
+    def _overrides(self) -> Iterable[tuple[str, Any]]:
+        """Every (key, value) the plan sets, each grid value and each point's, without
+        forming the combinations."""
+        for key, values in self.grid.items():
+            for v in values:
+                yield key, v
+        for p in self.points:
+            yield from p.items()
+
+    def check_keys(self) -> None:
+        """Check every override path and value against the base document before anything
+        runs (``expand`` does the same). Raises ``ScenarioError``."""
+        self._check_values(self._resolve_keys())
 
     def describe(self) -> dict[str, Any]:
         """What the plan is, for manifests and reports (JSON-friendly)."""
@@ -316,12 +323,6 @@ class Plan:
             "series": list(self.series),
             "labels": self.labels,
         }
-
-
-def _same_path(core_path: str, resolved: str) -> bool:
-    """Whether a core problem path (``link[0].bandwith``) is the override path or below it."""
-    p = _BRACKET.sub(r".\1", core_path)
-    return p == resolved or p.startswith(resolved + ".") or resolved.startswith(p + ".")
 
 
 def _as_scenario(base: Any) -> Scenario:
@@ -363,15 +364,26 @@ def load_plan(path: str | os.PathLike[str]) -> Plan:
     p = Path(path)
     source = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, "sweep plan")
     except FileNotFoundError:
         raise PlanError(source, [("", "file not found")]) from None
+    except IsADirectoryError:
+        raise PlanError(source, [("", "is a directory, not a sweep plan")]) from None
+    except UnicodeDecodeError as e:
+        raise PlanError(source, [("", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    except ValueError as e:
+        raise PlanError(source, [("", str(e))]) from None
     except OSError as e:
         raise PlanError(source, [("", f"cannot read: {e.strerror or e}")]) from None
     try:
         raw = tomllib.loads(text)
+        json_ready(raw, source)  # nesting within MAX_DEPTH, so that nothing below recurses deeply
     except tomllib.TOMLDecodeError as e:
         raise PlanError(source, [("", f"TOML syntax error: {e}")]) from None
+    except RecursionError:
+        raise PlanError(source, [("", f"nested more than {MAX_DEPTH} tables or lists deep")]) from None
+    except ScenarioError as e:
+        raise PlanError(source, e.problems) from None
     problems = [(k, f"unknown key; allowed: {', '.join(PLAN_KEYS)}") for k in raw if k not in PLAN_KEYS]
     if "base" not in raw:
         problems.append(("base", "required: the base scenario file, relative to the plan"))
@@ -529,6 +541,10 @@ class SweepProgress:
 # ---------------------------------------------------------------------------- backends
 
 
+def _short(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 @dataclass
 class SweepOutcome:
     """What a sweep did: counts, failures, wall time, the store."""
@@ -552,7 +568,7 @@ class SweepOutcome:
         if self.failed:
             lines.append(f"Failed points ({len(self.failed)}):")
             for pt, err in self.failed[:50]:
-                what = ", ".join(f"{k}={v!r}" for k, v in pt.overrides.items())
+                what = ", ".join(f"{k}={_short(repr(v))}" for k, v in pt.overrides.items())
                 lines.append(f"  point {pt.index} [{pt.id}] ({what + ', ' if what else ''}seed={pt.seed}): {err.splitlines()[0] if err else ''}")
                 for extra in err.splitlines()[1:6]:
                     lines.append(f"      {extra}")
@@ -701,6 +717,16 @@ def run_plans(
         plan.check_keys()
     pid = plan_id(points)
     store = Store.open(out, pid, [p.describe() for p in plans], points, version=version, resume=resume)
+    try:
+        return _run_into(store, out, pid, points, version, jobs=jobs, dask=dask, progress=progress)
+    finally:
+        store.close()
+
+
+def _run_into(store: Any, out: Any, pid: str, points: list[Point], version: str, *, jobs: int | None, dask: Any, progress: Any) -> SweepOutcome:
+    """``run_plans`` once the store is open (and locked)."""
+    from ccsim.store import StoreError
+
     pending = [pt for pt in points if store.status(pt.id) != "ok"]
     skipped = len(points) - len(pending)
     bar = SweepProgress(len(points), skipped, progress)
@@ -720,6 +746,7 @@ def run_plans(
             bar.update(False)
 
     interrupted = False
+    failing = True
     bar.update()
     try:
         if not pending:
@@ -728,12 +755,17 @@ def run_plans(
             _run_dask(pending, dask, on_result)
         else:
             _run_local(pending, max(1, jobs or os.cpu_count() or 1), on_result)
+        failing = False
     except KeyboardInterrupt:
         interrupted = True
         raise
     finally:
         bar.close()
-        store.flush()
+        try:
+            store.flush()
+        except StoreError:
+            if not failing:  # else the error already on its way out is the one to show
+                raise
         outcome = SweepOutcome(
             store=Path(out), plan_id=pid, points=points, total=len(points), skipped=skipped,
             done=counts["done"], failed=failed, wall_s=time.perf_counter() - t0, interrupted=interrupted,

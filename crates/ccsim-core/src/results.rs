@@ -213,6 +213,10 @@ impl Table {
             c.push(*v);
         }
     }
+    /// Bytes of memory the columns take.
+    pub fn memory_bytes(&self) -> u64 {
+        self.columns.iter().map(|c| c.capacity() as u64 * 8).sum()
+    }
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.columns.first().map_or(0, |c| c.len())

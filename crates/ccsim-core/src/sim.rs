@@ -16,7 +16,7 @@ use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
 use crate::net::ecmp;
-use crate::net::pinned::PinnedPaths;
+use crate::net::pinned::{FlowPaths, PinnedPaths};
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
 use crate::net::{Link, QueueDisc};
@@ -47,6 +47,9 @@ mod sim_parallel;
 
 #[path = "sim_merge.rs"]
 mod sim_merge;
+
+#[path = "sim_memory.rs"]
+mod sim_memory;
 
 struct FlowRuntime {
     sender: EndpointId,
@@ -116,6 +119,10 @@ pub struct Simulation {
     peer: Option<Box<Simulation>>,
     /// Links fed ahead by their upstream links (`sim_merge`).
     merges: Vec<sim_merge::MergePoint>,
+    /// Bytes the growing structures may hold (`sim_memory`).
+    memory_limit: u64,
+    /// Why the run stopped before its end (the memory limit), if it did.
+    failure: Option<String>,
 }
 
 fn invalid(path: String, message: String) -> Problem {
@@ -175,13 +182,22 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
-        let mut pinned =
-            PinnedPaths::new(&scenario.links, &scenario.flows).map_err(|m| ScenarioError {
+        let flow_paths = flow_paths(&scenario);
+        let mut pinned = PinnedPaths::new(&scenario.links, &flow_paths).map_err(|m| {
+            ScenarioError {
                 source: "<scenario>".into(),
                 problems: vec![invalid("flow".into(), m)],
-            })?;
+            }
+        })?;
         if scenario.ecmp {
-            ecmp::pin_routes(&scenario, &mut pinned);
+            ecmp::pin_routes(
+                &scenario.links,
+                n,
+                scenario.routing,
+                seed,
+                &flow_paths,
+                &mut pinned,
+            );
         }
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
@@ -426,10 +442,12 @@ impl Simulation {
             flushing: 0,
             horizon: SimTime::ZERO,
             next_sample,
+            memory_limit: crate::scenario::budget::memory_limit(&scenario),
             scenario,
             part,
             peer: None,
             merges,
+            failure: None,
         };
         sim.reschedule_control();
         for e in 0..sim.endpoints.len() {
@@ -505,13 +523,21 @@ impl Simulation {
     }
 
     /// Process every event up to and including `t` (capped at the end time).
+    ///
+    /// A run that reaches its memory limit stops there; `failure` then says why, and
+    /// further calls do nothing.
     pub fn run_until(&mut self, t: SimTime) {
+        if self.failure().is_some() {
+            return;
+        }
         let t = t.min(self.end);
         if self.peer.is_some() {
             self.run_parallel(t);
         } else {
             self.run_events(t, t);
-            self.now = self.now.max(t);
+            if self.failure.is_none() {
+                self.now = self.now.max(t);
+            }
         }
     }
 
@@ -522,6 +548,9 @@ impl Simulation {
         self.horizon = t.min(self.next_sample);
         while let Some((now, ev)) = self.events.peek() {
             if now > last {
+                break;
+            }
+            if self.n_events % sim_memory::CHECK_EVERY == 0 && self.over_memory() {
                 break;
             }
             self.now = now;
@@ -825,4 +854,18 @@ impl Simulation {
             self.events.push_timer(d, Event::Wakeup(ep));
         }
     }
+}
+
+/// Every flow's endpoints and pinned paths.
+fn flow_paths(scenario: &Scenario) -> Vec<FlowPaths<'_>> {
+    scenario
+        .flows
+        .iter()
+        .map(|f| FlowPaths {
+            name: &f.name,
+            from: f.from,
+            to: f.to,
+            paths: &f.paths,
+        })
+        .collect()
 }

@@ -51,6 +51,17 @@ pub(super) struct MergePoint {
     pending: Vec<SimTime>,
 }
 
+impl MergePoint {
+    /// Bytes of memory the feeder rings take.
+    pub(super) fn memory_bytes(&self) -> u64 {
+        let slot = std::mem::size_of::<(SimTime, Packet)>();
+        self.rings
+            .iter()
+            .map(|r| (r.capacity() * slot) as u64)
+            .sum()
+    }
+}
+
 /// A feeder ring's head as one integer, (arrival, slot) in that order of significance: a
 /// heap of these compares in one instruction where a tuple takes several.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -328,6 +328,8 @@ struct Exchange {
     arrived: Padded<AtomicUsize>,
     generation: Padded<AtomicUsize>,
     aborted: Padded<AtomicBool>,
+    /// A part reached its memory limit: both stop after this window.
+    stop: Padded<AtomicBool>,
 }
 
 impl Exchange {
@@ -456,6 +458,9 @@ impl Simulation {
             }
             let last = SimTime(next.0.saturating_add(lookahead.0 - 1)).min(target);
             self.run_events(last, target);
+            if self.failure.is_some() {
+                ex.stop.0.store(true, Ordering::Relaxed);
+            }
             self.now = self.now.max(last);
             let p = self.part.as_mut().expect("split");
             p.next = SimTime(last.0 + 1);
@@ -477,6 +482,10 @@ impl Simulation {
             mail.clear();
             drop(mail);
             window += 1;
+            // set before the barrier by the part that stopped, so both see it here
+            if ex.stop.0.load(Ordering::Relaxed) {
+                return;
+            }
         }
         self.now = self.now.max(target);
     }

@@ -534,8 +534,11 @@ fn fast_and_per_hop_agree_at_arbitrary_end_times_with_drops_on_chained_links() {
             l.rate = ccsim_core::units::Rate(40_000_000);
         }
     }
+    // The egress links are chained behind the bottleneck all the way into the endpoints,
+    // which run inline (the event count below checks the chaining's effect).
     let sim = Simulation::new(base.clone()).unwrap();
-    let _ = sim; // chaining is internal; its effect is checked through the event count below
+    assert_eq!(sim.inline_endpoints(), 2 * base.flows.len());
+    assert_eq!(sim.merge_points(), 2);
     for end_ns in [
         3_141_592_653u64,
         3_718_281_828,

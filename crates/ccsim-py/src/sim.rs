@@ -78,14 +78,23 @@ impl PySimulation {
         let t = sim_time(t_s)?;
         let sim = self.live()?;
         let outcome = py.allow_threads(|| catch_unwind(AssertUnwindSafe(|| sim.run_until(t))));
-        outcome.map_err(|payload| {
+        if let Err(payload) = outcome {
             self.inner = None;
-            panic_error(payload)
-        })
+            return Err(panic_error(payload));
+        }
+        // the run-time memory guard stopped the run: an error, and the simulation is gone
+        if let Some(why) = sim.failure() {
+            let err = SimError::new_err(why.to_owned());
+            self.inner = None;
+            return Err(err);
+        }
+        Ok(())
     }
 
     /// Run to the end and collect the results. The simulation cannot be used afterwards.
     fn finish(&mut self, py: Python<'_>) -> PyResult<RawResult> {
+        let end = self.live()?.end_time();
+        self.run_until(py, end.secs())?;
         let sim = self.inner.take().ok_or_else(finished_error)?;
         let result = py
             .allow_threads(|| catch_unwind(AssertUnwindSafe(|| sim.finish())))

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
     from ccsim.sweep import Plan
 
-__all__ = ["Experiment", "Figure", "Claim", "Unstated", "registry", "get", "load_table", "MODULES"]
+__all__ = ["Experiment", "Figure", "Claim", "Unstated", "registry", "get", "load_table", "quick_claim_failures",
+           "MODULES"]
 
 #: Experiment modules, in report order.
 MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd")
@@ -63,9 +64,14 @@ class Claim:
     take ``tolerance``). ``unit`` is for display.
 
     ``quick``: whether quick mode's small runs can decide the claim (if not, the report shows
-    "not decided in quick mode" rather than a verdict). ``mechanism``: for a claim that does
-    not hold at any declared value, the cited mechanism and the evidence that shows it (a
-    trace, a count or a sweep, with the command); the report prints it beside the verdict."""
+    "not decided in quick mode" rather than a verdict); say why beside the claim when not.
+    ``quick_tolerance``: the tolerance quick mode decides it with, when its runs are smaller
+    than the paper's in a way that moves the value (given with its reason where the claim is
+    written); ``None``: the claim's own. The tests run every experiment's quick mode and
+    require each claim it decides to hold, unless the claim has a ``mechanism``
+    (:func:`quick_claim_failures`). ``mechanism``: for a claim that does not hold at any
+    declared value, the cited mechanism and the evidence that shows it (a trace, a count or a
+    sweep, with the command); the report prints it beside the verdict."""
 
     paper_ref: str
     text: str
@@ -76,19 +82,26 @@ class Claim:
     kind: str = "approx"
     quick: bool = True
     mechanism: str = ""
+    quick_tolerance: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"Claim.kind must be one of {KINDS}, not {self.kind!r}")
 
-    def holds(self, value: float) -> bool:
+    def holds(self, value: float, tolerance: float | None = None) -> bool:
+        """Whether ``value`` agrees with the paper, within ``tolerance`` (default: the claim's)."""
+        tol = self.tolerance if tolerance is None else tolerance
         if value is None or (isinstance(value, float) and math.isnan(value)):
             return False
         if self.kind == "at_least":
-            return value >= self.paper_value - self.tolerance
+            return value >= self.paper_value - tol
         if self.kind == "at_most":
-            return value <= self.paper_value + self.tolerance
-        return abs(value - self.paper_value) <= self.tolerance
+            return value <= self.paper_value + tol
+        return abs(value - self.paper_value) <= tol
+
+    def holds_quick(self, value: float) -> bool:
+        """Whether ``value``, from quick mode, agrees with the paper (``quick_tolerance``)."""
+        return self.holds(value, self.quick_tolerance)
 
     def paper_text(self) -> str:
         sign = {"at_least": "≥ ", "at_most": "≤ ", "approx": ""}[self.kind]
@@ -218,6 +231,25 @@ def get(name: str) -> Experiment:
     if name not in reg:
         raise KeyError(f"unknown experiment {name!r}; known: {', '.join(reg)}")
     return reg[name]
+
+
+def quick_claim_failures(exp: Experiment, df: pd.DataFrame) -> list[str]:
+    """The claims of ``exp`` that quick mode decides (``quick``) and that do not hold on ``df``
+    (the flows table of a quick run, as figures and claims receive it), each as a line with
+    its value. Claims with a ``mechanism`` (a documented discrepancy) are left out."""
+    out = []
+    for c in exp.claims:
+        if not c.quick or c.mechanism:
+            continue
+        try:
+            value = float(c.compute(df))
+        except Exception as e:  # noqa: BLE001 - reported, not raised
+            out.append(f"{c.paper_ref}: {c.text}: {type(e).__name__}: {e}")
+            continue
+        if not c.holds_quick(value):
+            tol = c.tolerance if c.quick_tolerance is None else c.quick_tolerance
+            out.append(f"{c.paper_ref}: {c.text}: {value:.6g} against {c.paper_value:g} ({c.kind}, ± {tol:g})")
+    return out
 
 
 def load_table(df: pd.DataFrame, table: str) -> pd.DataFrame:

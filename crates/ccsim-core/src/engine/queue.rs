@@ -104,6 +104,11 @@ impl EventQueue {
         self.heap.len()
     }
 
+    /// Bytes of memory the queue takes.
+    pub fn memory_bytes(&self) -> u64 {
+        (self.heap.capacity() * std::mem::size_of::<u128>()) as u64
+    }
+
     /// Whether no events are pending.
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()

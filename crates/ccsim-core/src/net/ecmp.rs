@@ -13,11 +13,19 @@
 //! "equal cost" means equal in both components, and every step strictly lowers the cost:
 //! routes cannot loop. Same seed, same routes; a flow's route does not depend on the others.
 
-use super::pinned::PinnedPaths;
-use super::routing::{add, weight, Adjacency, Cost, UNREACHABLE};
+use super::link_config::LinkSpec;
+use super::pinned::{FlowPaths, PinnedPaths};
+use super::routing::{add, weight, Adjacency, Cost, RoutingMetric, UNREACHABLE};
 use crate::ids::FlowId;
+use crate::params::Kind;
 use crate::rng::SimRng;
-use crate::scenario::{LinkSpec, RoutingMetric, Scenario};
+
+/// `[routing] kind = "ecmp"`: no parameters (the cost is `[simulation] routing`'s).
+pub const ECMP: Kind = Kind::new(
+    "ecmp",
+    "equal-cost multipath: each flow without paths takes one of the shortest paths by [simulation] routing, drawn per flow and direction as a switch's hash would (RFC 2992; docs/routing.md)",
+    &[],
+);
 
 /// Shortest-path costs to destinations, computed once per destination asked for.
 pub struct EqualCost<'a> {
@@ -91,15 +99,22 @@ pub fn flow_routes(
 
 /// With ECMP, pin every flow that has no path of its own to the route its hash picks; a
 /// flow with no route keeps the routing table's (and its packets are dropped with cause
-/// `no_route`, as without ECMP).
-pub fn pin_routes(sc: &Scenario, pinned: &mut PinnedPaths) {
-    let mut costs = EqualCost::new(sc.nodes.len(), &sc.links, sc.routing);
-    for (i, f) in sc.flows.iter().enumerate() {
+/// `no_route`, as without ECMP). `n` nodes, static routing's `metric`, the run's `seed`.
+pub fn pin_routes(
+    links: &[LinkSpec],
+    n: usize,
+    metric: RoutingMetric,
+    seed: u64,
+    flows: &[FlowPaths<'_>],
+    pinned: &mut PinnedPaths,
+) {
+    let mut costs = EqualCost::new(n, links, metric);
+    for (i, f) in flows.iter().enumerate() {
         if !f.paths.is_empty() {
             continue;
         }
-        if let Some((there, back)) = flow_routes(&mut costs, sc.seed, &f.name, f.from, f.to) {
-            pinned.pin_route(&sc.links, FlowId(i as u32), &there, &back);
+        if let Some((there, back)) = flow_routes(&mut costs, seed, f.name, f.from, f.to) {
+            pinned.pin_route(links, FlowId(i as u32), &there, &back);
         }
     }
 }
@@ -107,7 +122,8 @@ pub fn pin_routes(sc: &Scenario, pinned: &mut PinnedPaths) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{LossSpec, QueueLimit, QueueSpec};
+    use crate::net::link_config::LossSpec;
+    use crate::net::queue::{QueueLimit, QueueSpec};
     use crate::units::{Dur, Rate};
 
     fn link(from: usize, to: usize, us: u64) -> LinkSpec {

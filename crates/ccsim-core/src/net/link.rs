@@ -22,6 +22,7 @@
 
 use std::collections::VecDeque;
 
+use super::link_config::{LinkModel, LossSpec};
 use super::queue::{Occupancy, QueueDisc};
 use super::ring::Ring;
 use crate::engine::EventQueue;
@@ -29,7 +30,6 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::packet::Packet;
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
-use crate::scenario::{LinkModel, LossSpec};
 use crate::trace::pcap::LinkCapture;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
@@ -280,6 +280,20 @@ impl Link {
     /// The queue discipline (for inspection).
     pub fn discipline(&self) -> &QueueDisc {
         &self.disc
+    }
+
+    /// Bytes of memory the link's packet buffers take (what grows as its queue grows).
+    pub fn memory_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        let bytes = match &self.pipe {
+            Pipe::Fast(p) => {
+                p.ring.capacity() * size_of::<Slot>()
+                    + p.deliver.capacity() * size_of::<(SimTime, Packet)>()
+                    + p.late_drops.capacity() * size_of::<(SimTime, DropCause, FlowId)>()
+            }
+            Pipe::PerHop(p) => (p.waiting.capacity() + p.wire.capacity()) * size_of::<Packet>(),
+        };
+        bytes as u64
     }
 
     /// Whether the link uses the fast model.

@@ -5,6 +5,7 @@ pub mod droptail;
 pub mod dv;
 pub mod ecmp;
 pub mod link;
+pub mod link_config;
 pub mod pinned;
 pub mod queue;
 pub mod red;

@@ -28,8 +28,38 @@
 //! timestamps, 4 + 8 per SACK block).
 
 use crate::packet::{Packet, PacketKind};
-use crate::scenario::{Scenario, TcpApp, TransportSpec};
+use crate::params::{Alt, Dflt, Param, Ty};
 use crate::units::SimTime;
+
+/// `[trace] pcap`: the links to capture (the names are resolved when the scenario is
+/// assembled, into [`PcapSpec`]s).
+pub const PARAM: Param = Param::new(
+    "pcap",
+    Ty::List {
+        of: &Ty::Text,
+        len: None,
+        what: "a list of link names",
+    },
+    Dflt::None("no captures"),
+)
+.alt(Alt::Word("none", "no captures"))
+.doc("packet captures to write, one pcap file each: the name of a [[link]] entry (both directions, as seen from its first node) or \"a->b\" (that direction, seen from a); docs/scenario.md, \"Packet captures\"")
+.source("none: a capture costs memory and time only when asked for");
+
+/// One packet capture: what an interface on `node` would see of the link `out` leaving it
+/// (at the start of each transmission) and of the link `back` coming in (at each arrival).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PcapSpec {
+    /// The name it was asked for by: a `[[link]]` entry's name or a directed link `"a->b"`.
+    pub name: String,
+    /// The capturing node.
+    pub node: usize,
+    /// The directed link leaving `node`.
+    pub out: usize,
+    /// The directed link arriving at `node` from the same neighbour (both directions of a
+    /// duplex entry), if captured.
+    pub back: Option<usize>,
+}
 
 /// One packet accepted by a captured link: when its transmission starts and when it reaches
 /// the far end.
@@ -83,24 +113,66 @@ const TS_OPTION_LEN: usize = 12;
 /// RIP's UDP port (RFC 2453 §3.1), for routing announcements.
 const RIP_PORT: u16 = 520;
 
-/// The transport a flow's packets are written as.
+/// The transport a flow's packets are written as (built from the flow's configuration by
+/// the simulation, `sim_results`).
 #[derive(Clone, Copy, Debug)]
-enum Proto {
-    /// TCP; `total`: a finite transfer's size (ACK numbers stop there).
+pub enum Proto {
+    /// TCP, or MPTCP subflows.
     Tcp {
+        /// Payload bytes per segment (sequence numbers are segment × MSS).
         mss: u64,
+        /// Header bytes the simulation adds to each packet.
         header: u64,
+        /// A finite transfer's size (ACK numbers stop there).
         total: Option<u64>,
+        /// The advertised window in bytes.
         window: u16,
+        /// Ports per MPTCP subflow.
         subflow_ports: bool,
     },
     /// UDP; payload = wire size − `header`.
-    Udp { header: u64 },
+    Udp {
+        /// Header bytes the simulation counts in each packet.
+        header: u64,
+    },
     /// SCTP; DATA payload = wire size − `overhead`.
-    Sctp { overhead: u64, rwnd: u32 },
+    Sctp {
+        /// Per-packet overhead of a DATA packet.
+        overhead: u64,
+        /// The advertised receiver window (a_rwnd).
+        rwnd: u32,
+    },
 }
 
-/// What the writer needs of the scenario: each flow's ends and transport.
+impl Proto {
+    /// TCP with `mss`-byte segments and `header` bytes per packet; `total` a finite
+    /// transfer's size; `max_window` in segments (the window field: that many bytes, at
+    /// most 65535, as without window scaling).
+    pub fn tcp(
+        mss: u32,
+        header: u32,
+        total: Option<u64>,
+        max_window: Option<u32>,
+        subflow_ports: bool,
+    ) -> Proto {
+        Proto::Tcp {
+            mss: mss as u64,
+            header: header as u64,
+            total,
+            window: max_window.map_or(u16::MAX, |w| {
+                (w as u64 * mss as u64).min(u16::MAX as u64) as u16
+            }),
+            subflow_ports,
+        }
+    }
+
+    /// UDP carried in plain IPv4 + UDP headers (CBR).
+    pub const UDP: Proto = Proto::Udp {
+        header: (IP_LEN + UDP_LEN) as u64,
+    };
+}
+
+/// What the writer needs of the scenario: each flow's ends and transport, each link's ends.
 #[derive(Clone, Debug)]
 pub struct Headers {
     flows: Vec<(u32, u32, Proto)>,
@@ -109,46 +181,9 @@ pub struct Headers {
 }
 
 impl Headers {
-    /// The header synthesis for `sc`'s flows and links.
-    pub fn new(sc: &Scenario) -> Headers {
-        let tcp = |t: &crate::scenario::TcpSpec, subflow_ports: bool| Proto::Tcp {
-            mss: t.mss as u64,
-            header: t.header as u64,
-            total: match t.app {
-                TcpApp::Bulk { size, .. } if !subflow_ports => size.map(|b| b.0),
-                _ => None,
-            },
-            window: t.max_window.map_or(u16::MAX, |w| {
-                (w as u64 * t.mss as u64).min(u16::MAX as u64) as u16
-            }),
-            subflow_ports,
-        };
-        let flows = sc
-            .flows
-            .iter()
-            .map(|f| {
-                let proto = match &f.transport {
-                    TransportSpec::Tcp(t) => tcp(t, false),
-                    TransportSpec::Mptcp(m) => tcp(&m.tcp, true),
-                    TransportSpec::Udp(_) => Proto::Udp {
-                        header: (IP_LEN + UDP_LEN) as u64,
-                    },
-                    TransportSpec::Arc(a) => Proto::Udp {
-                        header: a.header as u64,
-                    },
-                    TransportSpec::Sctp(c) => Proto::Sctp {
-                        overhead: c.overhead as u64,
-                        rwnd: c.rwnd.min(u32::MAX as u64) as u32,
-                    },
-                };
-                (f.from as u32, f.to as u32, proto)
-            })
-            .collect();
-        let links = sc
-            .links
-            .iter()
-            .map(|l| (l.from as u32, l.to as u32))
-            .collect();
+    /// The header synthesis for flows (source node, destination node, transport; by flow
+    /// index) over links (from node, to node; by link index).
+    pub fn new(flows: Vec<(u32, u32, Proto)>, links: Vec<(u32, u32)>) -> Headers {
         Headers { flows, links }
     }
 }

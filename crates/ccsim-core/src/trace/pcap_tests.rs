@@ -4,27 +4,11 @@
 use super::*;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::SackBlock;
-use crate::scenario::from_toml_str;
 
-fn scenario(transport: &str) -> Scenario {
-    from_toml_str(
-        &format!(
-            r#"
-            [simulation]
-            duration = "1s"
-            [[link]]
-            between = ["a", "b"]
-            rate = "10Mbps"
-            delay = "1ms"
-            [[flow]]
-            from = "a"
-            to = "b"
-            {transport}
-            "#
-        ),
-        "t",
-    )
-    .unwrap()
+/// Headers for one flow from node 0 ("a") to node 1 ("b") over a duplex link (link 0:
+/// a->b, link 1: b->a): TCP with a 1000-byte MSS (`max_window` 20 segments), UDP or SCTP.
+fn headers(proto: Proto) -> Headers {
+    Headers::new(vec![(0, 1, proto)], vec![(0, 1), (1, 0)])
 }
 
 fn be16(b: &[u8], at: usize) -> u16 {
@@ -63,12 +47,7 @@ fn verifies(words: &[&[u8]], extra: u32) -> bool {
 
 #[test]
 fn tcp_data_segment() {
-    let sc = scenario(
-        r#"app = { kind = "bulk", size = "100KB" }
-                         mss = 1000
-                         max_window = "20p""#,
-    );
-    let h = Headers::new(&sc);
+    let h = headers(Proto::tcp(1000, 40, Some(100_000), Some(20), false));
     let mut p = Packet::new(PacketKind::Data, FlowId(0), NodeId(1), EndpointId(1), 1040);
     p.seq = 7;
     p.conn = 1;
@@ -104,12 +83,7 @@ fn tcp_data_segment() {
 
 #[test]
 fn tcp_ack_with_sack_blocks_and_the_last_short_segment() {
-    let sc = scenario(
-        r#"app = { kind = "bulk", size = "10500B" }
-                         mss = 1000
-                         max_window = "20p""#,
-    );
-    let h = Headers::new(&sc);
+    let h = headers(Proto::tcp(1000, 40, Some(10_500), Some(20), false));
     let mut p = Packet::new(PacketKind::Ack, FlowId(0), NodeId(0), EndpointId(0), 40);
     p.seq = 3;
     p.conn = 1;
@@ -140,11 +114,7 @@ fn tcp_ack_with_sack_blocks_and_the_last_short_segment() {
 
 #[test]
 fn udp_and_route_announcements() {
-    let sc = scenario(
-        r#"transport = "udp"
-                         app = { kind = "cbr", rate = "1Mbps", packet_size = "500B" }"#,
-    );
-    let h = Headers::new(&sc);
+    let h = headers(Proto::UDP);
     let mut p = Packet::new(PacketKind::Udp, FlowId(0), NodeId(1), EndpointId(1), 500);
     p.conn = 0;
     let (_, _, incl, orig, f) = one(&h, 0, p, SimTime(1));
@@ -169,11 +139,10 @@ fn sctp_chunks_and_crc32c() {
     // RFC 3720 B.4's test vector of CRC32c: 32 bytes of zeros give 0x8A9136AA.
     assert_eq!(crc32c(&[], 32), 0x8A91_36AA);
     assert_eq!(crc32c(b"123456789", 0), 0xE306_9283);
-    let sc = scenario(
-        r#"transport = "sctp"
-                         app = { kind = "bulk", size = "1MB" }"#,
-    );
-    let h = Headers::new(&sc);
+    let h = headers(Proto::Sctp {
+        overhead: 48,
+        rwnd: 65536,
+    });
     let mut d = Packet::new(
         PacketKind::SctpData,
         FlowId(0),
@@ -220,8 +189,7 @@ fn sctp_chunks_and_crc32c() {
 
 #[test]
 fn two_links_merge_in_time_order_up_to_the_end_and_lost_arrivals_are_left_out() {
-    let sc = scenario(r#"app = "bulk""#);
-    let h = Headers::new(&sc);
+    let h = headers(Proto::tcp(1460, 40, None, None, false));
     let data = |seq| {
         let mut p = Packet::new(PacketKind::Data, FlowId(0), NodeId(1), EndpointId(1), 1500);
         p.seq = seq;

@@ -18,13 +18,13 @@
 //! The sender learns RTTmin from its first packet's report before probing (the paper's ns-2
 //! agent learns it from the SYN exchange): the first round trip carries one packet.
 
+use super::arc_config::{ArcFilterInit, ArcSpec};
 use super::tcp::rto::RttEstimator;
 use super::tcp::scoreboard::Scoreboard;
 use super::tcp::TcpReceiver;
 use crate::apps::{AppEvent, SenderApp};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
-use crate::scenario::{ArcFilterInit, ArcSpec};
 use crate::units::{Dur, Rate, SimTime};
 
 /// Largest window the sender keeps (packets): quick probing over a long RTT would otherwise
@@ -259,16 +259,21 @@ impl ArcSender {
         if !self.open {
             return;
         }
+        let r = now.since(pkt.ts);
         if pkt.flags & FLAG_ECHO_RETX == 0 {
-            let r = now.since(pkt.ts);
             self.rtt.sample(r);
             self.rtt.reset_backoff();
-            if self.rtt_min.is_none() {
-                // The handshake round trip is over: start quick probing.
-                self.t0 = now;
-                self.w0 = self.spec.init_window;
-            }
-            self.rtt_min = Some(self.rtt_min.map_or(r, |m| m.min(r)));
+        }
+        if self.rtt_min.is_none() {
+            // The handshake round trip is over: start quick probing. A report of a resent
+            // handshake packet echoes the send time of the copy that arrived, so it measures
+            // RTTmin too (as TCP timestamps do, RFC 7323 §4); Karn's rule keeps it out of the
+            // timeout estimator only.
+            self.t0 = now;
+            self.w0 = self.spec.init_window;
+            self.rtt_min = Some(r);
+        } else if pkt.flags & FLAG_ECHO_RETX == 0 {
+            self.rtt_min = self.rtt_min.map(|m| m.min(r));
         }
         self.bhat = pkt.aux() as f64;
         let ack = pkt.seq.min(self.sb.end());
@@ -324,8 +329,11 @@ impl ArcSender {
             return;
         }
         if self.rtt_min.is_none() {
-            // Handshake: one packet, then wait for its report.
-            if self.sb.end() == 0 && self.app_has(0) {
+            // Handshake: one packet, then wait for its report; after a report timeout the
+            // packet (declared lost) goes again.
+            if let Some(seq) = self.sb.next_lost() {
+                self.send(now, seq, out);
+            } else if self.sb.end() == 0 && self.app_has(0) {
                 self.send(now, 0, out);
             }
             return;
@@ -590,3 +598,7 @@ mod tests {
         assert_eq!(out.last().unwrap().aux(), b.round() as u64);
     }
 }
+
+#[cfg(test)]
+#[path = "arc_tests.rs"]
+mod probing_tests;

@@ -53,6 +53,7 @@ impl Net {
                 routing: RoutingMetric::Delay,
                 link_model: LinkModel::Fast,
                 threads: 1,
+                memory_limit: None,
                 trace: TraceSpec {
                     interval: Dur::from_millis(100),
                     flows: vec![],

@@ -82,13 +82,29 @@ mod tests {
     }
 
     #[test]
-    fn total_rate_matches_tcp_on_best_path_in_equilibrium() {
-        // RFC 6356 §3 goal: with w_i = TCP's equilibrium windows ∝ 1/√p_i, the LIA total
-        // increase per RTT on the best path equals TCP's (α chosen for it). Here: paths
-        // with RTT 0.1 and 0.2 s; the connection grows by α/w_total·w_i per RTT_i.
-        let view = vec![sf(30.0, 0.1), sf(10.0, 0.2)];
-        let a = alpha(&view);
-        let expect = 40.0 * (30.0 / 0.01) / ((300.0 + 50.0) * (300.0 + 50.0));
-        assert!((a - expect).abs() < 1e-12);
+    fn in_equilibrium_the_connection_gets_what_tcp_gets_on_its_best_path() {
+        // RFC 6356 §3: α is chosen so that, with each subflow in equilibrium (per RTT the
+        // increase α·w_i/w_total balances the p_i·w_i losses of w_i/2 each, so w_i =
+        // 2α/(p_i·w_total)), the connection's rate Σ w_i/τ_i equals that of a TCP on the
+        // best path, max_i √(2/p_i)/τ_i. α is scale-free, so it is computed at w_i ∝ 1/p_i,
+        // and w_i = c/p_i with c² = 2α/Σ_j 1/p_j solves the equilibrium.
+        for (p, tau) in [
+            ([0.01, 0.01], [0.1, 0.1]),
+            ([0.01, 0.001], [0.1, 0.3]),
+            ([0.0004, 0.02], [0.05, 0.04]),
+        ] {
+            let view: Vec<_> = (0..2).map(|i| sf(1.0 / p[i], tau[i])).collect();
+            let a = alpha(&view);
+            let inv_p: f64 = p.iter().map(|x| 1.0 / x).sum();
+            let c = (2.0 * a / inv_p).sqrt();
+            let rate: f64 = (0..2).map(|i| c / p[i] / tau[i]).sum();
+            let best_tcp = (0..2)
+                .map(|i| (2.0 / p[i]).sqrt() / tau[i])
+                .fold(0.0, f64::max);
+            assert!(
+                (rate / best_tcp - 1.0).abs() < 1e-12,
+                "{p:?} {tau:?}: {rate} vs {best_tcp}"
+            );
+        }
     }
 }
