@@ -183,12 +183,11 @@ impl Simulation {
         let seed = scenario.seed;
         let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
         let flow_paths = flow_paths(&scenario);
-        let mut pinned = PinnedPaths::new(&scenario.links, &flow_paths).map_err(|m| {
-            ScenarioError {
+        let mut pinned =
+            PinnedPaths::new(&scenario.links, &flow_paths).map_err(|m| ScenarioError {
                 source: "<scenario>".into(),
                 problems: vec![invalid("flow".into(), m)],
-            }
-        })?;
+            })?;
         if scenario.ecmp {
             ecmp::pin_routes(
                 &scenario.links,

@@ -207,7 +207,17 @@ fn pcap_names_are_checked() {
     );
     assert_eq!(problems[1], ("trace.pcap[2]", "\"x\" is captured twice"));
     let e = from_toml_str(&format!("{base}\n[trace]\npcap = \"all\"\n"), "t").unwrap_err();
-    assert!(e.to_string().contains("name the links to capture"), "{e}");
+    // "all" is refused: name the links (one file each), or write "none".
+    assert_eq!(e.problems.len(), 1, "{e}");
+    assert_eq!(e.problems[0].path, "trace.pcap");
+    assert!(
+        e.problems[0]
+            .message
+            .contains("expected a list of link names such as [\"bottleneck\"]")
+            && e.problems[0].message.contains("pcap = \"none\"")
+            && e.problems[0].message.contains("found the string \"all\""),
+        "{e}"
+    );
     let sc = from_toml_str(&format!("{base}\n[trace]\npcap = \"none\"\n"), "t").unwrap();
     assert!(sc.trace.pcap.is_empty());
 }

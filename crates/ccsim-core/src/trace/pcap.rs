@@ -38,7 +38,7 @@ pub const PARAM: Param = Param::new(
     Ty::List {
         of: &Ty::Text,
         len: None,
-        what: "a list of link names",
+        what: "a list of link names such as [\"bottleneck\"] (one pcap file each)",
     },
     Dflt::None("no captures"),
 )
