@@ -99,6 +99,16 @@ impl LinkCapture {
     pub fn lost(&mut self, now: SimTime) {
         self.lost.push(now);
     }
+
+    /// Bytes held by the records, plus those of the pcap file they become at the end (at
+    /// most [`MAX_RECORD_BYTES`] per packet): what the run-time memory guard counts, so
+    /// that a capture of a busy link stops the run before it outgrows the memory limit.
+    pub fn memory_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        (self.records.capacity() * size_of::<Record>()
+            + self.lost.capacity() * size_of::<SimTime>()
+            + self.records.len() * MAX_RECORD_BYTES) as u64
+    }
 }
 
 /// pcap global header: nanosecond magic, version 2.4, snap length, Ethernet.
@@ -112,6 +122,10 @@ const UDP_LEN: usize = 8;
 const TS_OPTION_LEN: usize = 12;
 /// RIP's UDP port (RFC 2453 §3.1), for routing announcements.
 const RIP_PORT: u16 = 520;
+/// The largest record a packet becomes in the file: its 16-byte record header and a TCP
+/// ACK's headers with timestamps and every SACK block (UDP and SCTP frames are shorter).
+pub const MAX_RECORD_BYTES: usize =
+    16 + ETH_LEN + IP_LEN + 20 + TS_OPTION_LEN + 4 + 8 * crate::packet::MAX_SACK_BLOCKS;
 
 /// The transport a flow's packets are written as (built from the flow's configuration by
 /// the simulation, `sim_results`).
