@@ -122,7 +122,7 @@ def _is_png(path) -> bool:
 
 def test_plot_result_writes_pngs(fake_result, tmp_path):
     paths = plot_result(fake_result, tmp_path)
-    assert [p.name for p in paths] == ["cwnd.png", "queue.png"]
+    assert [p.name for p in paths] == ["cwnd.png", "rate.png", "queue.png"]
     assert all(_is_png(p) for p in paths)
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
     from ccsim.scenario import Scenario
 
@@ -170,6 +172,22 @@ class Result:
             f"end {s.get('end_time_s', 0):g} s, {s.get('events', 0)} events>"
         )
 
+    def _repr_html_(self) -> str:
+        from ccsim._html import result_html
+
+        return result_html(self)
+
+    def plot(self, panels: Sequence[str] = ("cwnd", "rate", "queue"), *, flows: Sequence[str] | None = None,
+             links: Sequence[str] | None = None) -> Figure:
+        """The standard figures over time, one panel each, sharing the time axis (s):
+        ``"cwnd"`` (congestion window per flow, KB), ``"rate"`` (delivery rate per flow
+        between samples, Mb/s) and ``"queue"`` (queue length per traced link, packets).
+        ``flows`` and ``links`` pick the lines by name (default: every sampled one). Returns a
+        matplotlib ``Figure`` (a notebook shows it; ``.savefig(path)`` writes it)."""
+        from ccsim.plot import figure
+
+        return figure(self, panels, flows=flows, links=links)
+
     @cached_property
     def summary(self) -> dict[str, Any]:
         """The core's summary: version, end_time_s, seed, events, flows, links, conservation."""
@@ -257,9 +275,38 @@ class Result:
         df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
         return df
 
+    @property
+    def pcap_names(self) -> list[str]:
+        """Names of the packet captures the run wrote (``[trace] pcap``), in order."""
+        names = getattr(self._raw, "pcap_names", None)
+        return list(names()) if names is not None else []
+
+    def pcap(self, name: str) -> bytes:
+        """The packet capture ``name`` (a link named in ``[trace] pcap``) as the bytes of a
+        pcap file (nanosecond timestamps, Ethernet): open it in Wireshark or tshark. See
+        docs/scenario.md, "Packet captures". ``KeyError`` for a name not captured."""
+        if name not in self.pcap_names:
+            raise KeyError(f"no packet capture {name!r}; captured: {self.pcap_names} (name links in [trace] pcap)")
+        return self._raw.pcap(name)
+
+    def write_pcaps(self, out_dir: str | Path) -> list[Path]:
+        """Write each packet capture into ``out_dir`` as ``<name>.pcap`` (``"a->b"`` becomes
+        ``a-b.pcap``; other characters unsafe in file names become ``_``); return the paths."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for name in self.pcap_names:
+            path = out / f"{pcap_file_stem(name)}.pcap"
+            while path in written:
+                path = path.with_name(path.stem + "_.pcap")
+            path.write_bytes(self.pcap(name))
+            written.append(path)
+        return written
+
     def save(self, out_dir: str | Path) -> list[Path]:
-        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet (and
-        scenario.json when the scenario is known) into ``out_dir``; return the paths."""
+        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet,
+        scenario.json when the scenario is known and the packet captures (``write_pcaps``)
+        into ``out_dir``; return the paths."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written = []
@@ -280,7 +327,16 @@ class Result:
             path = out / f"{name}.parquet"
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)
             written.append(path)
+        written += self.write_pcaps(out)
         return written
+
+
+def pcap_file_stem(name: str) -> str:
+    """A capture's file name (without ``.pcap``): ``"a->b"`` → ``"a-b"``, characters other
+    than letters, digits, ``.``, ``_`` and ``-`` → ``_``."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name.replace("->", "-")) or "capture"
 
 
 def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest") -> pd.DataFrame:

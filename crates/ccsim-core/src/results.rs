@@ -252,4 +252,18 @@ pub struct RunResult {
     /// Time series (not serialised with the summary).
     #[serde(skip)]
     pub series: Series,
+    /// Packet captures (`[trace] pcap`), in the order asked for (not serialised).
+    #[serde(skip)]
+    pub pcaps: Vec<PcapFile>,
+}
+
+/// One packet capture: a pcap file (nanosecond variant) built at the end of the run.
+#[derive(Clone, Debug, Default)]
+pub struct PcapFile {
+    /// The name it was asked for by (`[trace] pcap`).
+    pub name: String,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// Packets in it.
+    pub packets: u64,
 }

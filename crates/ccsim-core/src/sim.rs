@@ -15,6 +15,7 @@ use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
+use crate::net::ecmp;
 use crate::net::pinned::{FlowPaths, PinnedPaths};
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
@@ -181,12 +182,22 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
-        let pinned = PinnedPaths::new(&scenario.links, &flow_paths(&scenario)).map_err(|m| {
-            ScenarioError {
+        let flow_paths = flow_paths(&scenario);
+        let mut pinned =
+            PinnedPaths::new(&scenario.links, &flow_paths).map_err(|m| ScenarioError {
                 source: "<scenario>".into(),
                 problems: vec![invalid("flow".into(), m)],
-            }
-        })?;
+            })?;
+        if scenario.ecmp {
+            ecmp::pin_routes(
+                &scenario.links,
+                n,
+                scenario.routing,
+                seed,
+                &flow_paths,
+                &mut pinned,
+            );
+        }
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
             .links
@@ -249,6 +260,11 @@ impl Simulation {
                 l.exits = p.runs(l.id) && !p.owns(l.to);
             }
         }
+        for p in &scenario.trace.pcap {
+            for l in std::iter::once(p.out).chain(p.back) {
+                links[l].capture.get_or_insert_with(Default::default);
+            }
+        }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_path = Vec::with_capacity(2 * scenario.flows.len());
@@ -288,7 +304,7 @@ impl Simulation {
                     let app = SenderApp::new(&a.app, rng);
                     let total = app.total_bytes();
                     // ARC caps its rate at its interface: the first link towards the peer.
-                    let first = match f.paths.len() {
+                    let first = match pinned.count(fid) {
                         1 => pinned.links(fid, 1, true).first().copied(),
                         _ => fwd.next_link(f.from, f.to),
                     };
@@ -349,7 +365,7 @@ impl Simulation {
                 TransportSpec::Mptcp(m) => m.joins.len(),
                 _ => 0,
             };
-            let stamp = u8::from(f.paths.len() == 1);
+            let stamp = u8::from(pinned.count(fid) == 1);
             ep_path.push(stamp);
             ep_path.push(stamp);
             flows.push(FlowRuntime {
@@ -476,6 +492,25 @@ impl Simulation {
             _ => &self.endpoints[id.idx()],
         }
     }
+    /// The links a packet of `flow` takes towards its destination (or back to its source):
+    /// its pinned path or ECMP route when it has exactly one, else the routing table's
+    /// (empty without a route, or for multipath flows).
+    pub fn route(&self, flow: FlowId, towards_destination: bool) -> Vec<LinkId> {
+        let f = &self.scenario.flows[flow.idx()];
+        let (from, to) = if towards_destination {
+            (f.from, f.to)
+        } else {
+            (f.to, f.from)
+        };
+        match self.pinned.count(flow) {
+            0 => self
+                .fwd
+                .path(&self.scenario.links, from, to)
+                .unwrap_or_default(),
+            1 => self.pinned.links(flow, 1, towards_destination),
+            _ => Vec::new(),
+        }
+    }
     /// Whether the run is split across two threads (`threads = 2`, see `sim_parallel`).
     pub fn is_split(&self) -> bool {
         self.peer.is_some()
@@ -519,7 +554,7 @@ impl Simulation {
                     let link = &mut self.links[l.idx()];
                     let pkt = link.pop_arrival(now, &mut self.events);
                     let node = link.to;
-                    if link.take_doomed() {
+                    if link.take_doomed(now) {
                         self.drop_packet(&pkt, DropCause::LinkDown);
                         continue;
                     }

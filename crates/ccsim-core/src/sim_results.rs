@@ -5,10 +5,10 @@ use super::Simulation;
 use crate::cc::coupled::BackoffCause;
 use crate::cc::{AnyCc, CongestionControl};
 use crate::results::{
-    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
+    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, PcapFile, RunResult, Series,
 };
-use crate::scenario::{RecoverySpec, Scenario, TransportSpec};
-use crate::trace::FlowSample;
+use crate::scenario::{RecoverySpec, Scenario, TcpApp, TcpSpec, TransportSpec};
+use crate::trace::{pcap, FlowSample};
 use crate::transport::mptcp::{MptcpReceiver, MptcpSender};
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::Endpoint;
@@ -316,8 +316,73 @@ impl Simulation {
                 routes: std::mem::take(&mut self.route_table),
                 backoffs: std::mem::take(&mut self.backoffs),
             },
+            pcaps: self.write_pcaps(end),
         }
     }
+
+    /// The packet captures, synthesised from the captured links' records (`trace::pcap`).
+    fn write_pcaps(&self, end: SimTime) -> Vec<PcapFile> {
+        let specs = &self.scenario.trace.pcap;
+        if specs.is_empty() {
+            return Vec::new();
+        }
+        let headers = pcap_headers(&self.scenario);
+        let empty = pcap::LinkCapture::default();
+        let cap = |l: usize| self.links[l].capture.as_deref().unwrap_or(&empty);
+        specs
+            .iter()
+            .map(|p| {
+                let mut parts = vec![(p.out, cap(p.out), pcap::Stamp::Start)];
+                if let Some(b) = p.back {
+                    parts.push((b, cap(b), pcap::Stamp::Arrival));
+                }
+                let (bytes, packets) = pcap::write(&headers, &parts, end);
+                PcapFile {
+                    name: p.name.clone(),
+                    bytes,
+                    packets,
+                }
+            })
+            .collect()
+    }
+}
+
+/// What the pcap writer needs of `sc`: each flow's ends and how its packets are written
+/// (TCP and MPTCP subflows as TCP; CBR and ARC as UDP, ARC having no standard header;
+/// SCTP), each link's ends.
+fn pcap_headers(sc: &Scenario) -> pcap::Headers {
+    let tcp = |t: &TcpSpec, subflows: bool| {
+        let total = match t.app {
+            TcpApp::Bulk { size, .. } if !subflows => size.map(|b| b.0),
+            _ => None,
+        };
+        pcap::Proto::tcp(t.mss, t.header, total, t.max_window, subflows)
+    };
+    let flows = sc
+        .flows
+        .iter()
+        .map(|f| {
+            let proto = match &f.transport {
+                TransportSpec::Tcp(t) => tcp(t, false),
+                TransportSpec::Mptcp(m) => tcp(&m.tcp, true),
+                TransportSpec::Udp(_) => pcap::Proto::UDP,
+                TransportSpec::Arc(a) => pcap::Proto::Udp {
+                    header: a.header as u64,
+                },
+                TransportSpec::Sctp(c) => pcap::Proto::Sctp {
+                    overhead: c.overhead as u64,
+                    rwnd: c.rwnd.min(u32::MAX as u64) as u32,
+                },
+            };
+            (f.from as u32, f.to as u32, proto)
+        })
+        .collect();
+    let links = sc
+        .links
+        .iter()
+        .map(|l| (l.from as u32, l.to as u32))
+        .collect();
+    pcap::Headers::new(flows, links)
 }
 
 fn recovery_name(r: RecoverySpec) -> &'static str {

@@ -30,6 +30,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::packet::Packet;
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
+use crate::trace::pcap::LinkCapture;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Per-link counters.
@@ -151,6 +152,8 @@ pub struct Link {
     /// Serialisation times of the two most recent packet sizes (data and ACK, typically),
     /// so the hot path rarely divides.
     tx_cache: [(u32, Dur); 2],
+    /// The packets it accepted, when a packet capture includes it (`[trace] pcap`).
+    pub capture: Option<Box<LinkCapture>>,
 }
 
 impl Link {
@@ -219,6 +222,7 @@ impl Link {
             up: true,
             doomed: 0,
             tx_cache: [(0, rate.tx_time(Bytes(0))); 2],
+            capture: None,
         }
     }
 
@@ -243,15 +247,18 @@ impl Link {
         self.up = up;
     }
 
-    /// Whether the packet just popped at the far end was on the link when it failed (and
-    /// so is lost); counts the drop at this link.
+    /// Whether the packet just popped at the far end at `now` was on the link when it failed
+    /// (and so is lost); counts the drop at this link.
     #[inline]
-    pub fn take_doomed(&mut self) -> bool {
+    pub fn take_doomed(&mut self, now: SimTime) -> bool {
         if self.doomed == 0 {
             return false;
         }
         self.doomed -= 1;
         self.stats.drops.add(DropCause::LinkDown);
+        if let Some(c) = &mut self.capture {
+            c.lost(now);
+        }
         true
     }
 
@@ -472,6 +479,9 @@ impl Link {
                     arrive,
                     size: pkt.size,
                 });
+                if let Some(c) = &mut self.capture {
+                    c.record(start, arrive, pkt);
+                }
                 Ok(arrive)
             }
             Pipe::PerHop(p) => {
@@ -479,6 +489,9 @@ impl Link {
                 if p.in_service.is_none() {
                     p.in_service = Some(*pkt);
                     events.push_tx_done(now + tx, self.id);
+                    if let Some(c) = &mut self.capture {
+                        c.record(now, now + tx + self.delay, pkt);
+                    }
                 } else {
                     p.waiting.push_back(*pkt);
                 }
@@ -522,6 +535,9 @@ impl Link {
                 p.in_service = Some(next);
                 let tx = self.rate.tx_time(Bytes(next.size as u64));
                 events.push_tx_done(now + tx, self.id);
+                if let Some(c) = &mut self.capture {
+                    c.record(now, now + tx + self.delay, &next);
+                }
             } else {
                 p.idle_since = now;
             }

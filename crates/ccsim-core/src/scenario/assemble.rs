@@ -12,6 +12,7 @@ use crate::net::queue::QueueSpec;
 use crate::params::text::{index, join, list, shorten};
 use crate::params::{Cx, Resolved};
 use crate::sim_config::SimConfig;
+use crate::trace::pcap::PcapSpec;
 use crate::trace::TraceSpec;
 use crate::units::{Dur, Rate, SimTime};
 use serde::de::DeserializeOwned;
@@ -69,8 +70,13 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
             interval: Dur::from_millis(100),
             flows: Vec::new(),
             links: Vec::new(),
+            pcap: Vec::new(),
         });
     let dv = doc.routing.as_ref().and_then(|r| routing(cx, r, &net));
+    let ecmp = doc
+        .routing
+        .as_ref()
+        .is_some_and(|r| r.kind.map(|k| k.name) == Some("ecmp"));
     let link_events = events(cx, &doc.events, &net);
     let sim = sim?;
     let mut trace = trace;
@@ -95,6 +101,7 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         links: net.links,
         flows: flows.flows,
         dv,
+        ecmp,
         link_events,
     })
 }
@@ -379,20 +386,7 @@ fn trace(cx: &mut Cx, r: &Resolved, net: &Net, flows: &Flows) -> TraceSpec {
                 let name = name.as_str().unwrap_or_default();
                 match net.links_named(name) {
                     Some(ix) => out.extend(ix),
-                    None => {
-                        let mut known: Vec<&str> =
-                            net.aliases.iter().map(|(a, _, _)| a.as_str()).collect();
-                        known.extend(net.links.iter().map(|l| l.name.as_str()));
-                        cx.err(
-                            &index("trace.links", k),
-                            format!(
-                                "unknown link \"{}\"; write \"from->to\" or the name of a \
-                                 [[link]] entry; known: {}",
-                                shorten(name),
-                                list(&known, 10)
-                            ),
-                        );
-                    }
+                    None => cx.err(&index("trace.links", k), unknown_link(name, net)),
                 }
             }
             out
@@ -404,7 +398,47 @@ fn trace(cx: &mut Cx, r: &Resolved, net: &Net, flows: &Flows) -> TraceSpec {
         interval,
         flows: sorted_unique(flow_ix),
         links: sorted_unique(link_ix),
+        pcap: pcap(cx, &r.value("pcap"), net),
     }
+}
+
+/// `[trace] pcap` names: a `[[link]]` entry's name (both directions of a duplex entry, seen
+/// from its first node) or a directed link `"a->b"` (that direction, seen from `a`).
+fn pcap(cx: &mut Cx, names: &Value, net: &Net) -> Vec<PcapSpec> {
+    let mut out: Vec<PcapSpec> = Vec::new();
+    let Value::Array(names) = names else {
+        return out; // "none" or absent
+    };
+    for (k, name) in names.iter().enumerate() {
+        let name = name.as_str().unwrap_or_default();
+        let path = index("trace.pcap", k);
+        let Some(links) = net.links_named(name) else {
+            cx.err(&path, unknown_link(name, net));
+            continue;
+        };
+        if out.iter().any(|p| p.name == name) {
+            cx.err(&path, format!("\"{}\" is captured twice", shorten(name)));
+            continue;
+        }
+        out.push(PcapSpec {
+            name: name.to_string(),
+            node: net.links[links[0]].from,
+            out: links[0],
+            back: links.get(1).copied(),
+        });
+    }
+    out
+}
+
+/// The message for a link name that names no link, listing the known ones.
+fn unknown_link(name: &str, net: &Net) -> String {
+    let mut known: Vec<&str> = net.aliases.iter().map(|(a, _, _)| a.as_str()).collect();
+    known.extend(net.links.iter().map(|l| l.name.as_str()));
+    format!(
+        "unknown link \"{}\"; write \"from->to\" or the name of a [[link]] entry; known: {}",
+        shorten(name),
+        list(&known, 10)
+    )
 }
 
 fn sorted_unique(mut v: Vec<usize>) -> Vec<usize> {

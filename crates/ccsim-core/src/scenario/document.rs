@@ -99,7 +99,7 @@ pub const TOP_PARAMS: &[Param] = &[
     .doc("the traffic")
     .source("none"),
     Param::kinded("routing", &ROUTING_KINDS, "static")
-        .doc("static shortest paths, or adaptive distance-vector routing (docs/routing.md)")
+        .doc("static shortest paths, one per destination or (ecmp) one per flow, or adaptive distance-vector routing (docs/routing.md)")
         .source("static"),
     Param::new(
         "event",

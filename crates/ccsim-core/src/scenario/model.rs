@@ -46,6 +46,9 @@ pub struct Scenario {
     /// Adaptive distance-vector routing (`[routing] kind = "distance-vector"`); `None` keeps
     /// the static shortest paths.
     pub dv: Option<DvSpec>,
+    /// Equal-cost multipath (`[routing] kind = "ecmp"`): each flow without pinned paths
+    /// takes one of the shortest paths, chosen per flow and direction (`net::ecmp`).
+    pub ecmp: bool,
     /// Scheduled link failures and recoveries (`[[event]]`), in time order.
     pub link_events: Vec<LinkEvent>,
 }
