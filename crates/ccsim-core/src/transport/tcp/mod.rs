@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod path_select;
+pub mod rate_sample;
 pub mod receiver;
 pub mod rto;
 pub mod scoreboard;

@@ -8,11 +8,13 @@
 
 use super::config::{RecoverySpec, TcpSpec};
 use super::path_select::{FlowOutcome, PathSelector};
+use super::rate_sample::RateSampler;
 use super::rto::RttEstimator;
 use super::scoreboard::Scoreboard;
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::{
-    AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+    AckEvent, AnyCc, CaState, CcContext, CongestionControl, CongestionEvent, CongestionKind,
+    RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
@@ -96,6 +98,14 @@ pub struct TcpSender {
     path: u8,
     /// The current connection's counters, for the selector.
     conn_outcome: FlowOutcome,
+    /// Delivery-rate records, only for a controller that asks for rate samples.
+    rate: Option<Box<RateSampler>>,
+    /// Segments presumed lost without SACK (fast retransmits, NewReno partial-ACK
+    /// retransmissions, everything outstanding at a timeout): the rate sample's losses.
+    lost_no_sack: u64,
+    /// Seed of the controller's random stream (`flow:<name>:cc`); connection k uses
+    /// `cc_seed + k`.
+    cc_seed: u64,
 }
 
 impl TcpSender {
@@ -107,7 +117,7 @@ impl TcpSender {
         cfg: TcpSpec,
         app: SenderApp,
     ) -> TcpSender {
-        let cc = Self::fresh_cc(&cfg);
+        let cc = Self::fresh_cc(&cfg, 0);
         TcpSender {
             flow,
             dst,
@@ -138,7 +148,17 @@ impl TcpSender {
             selector: None,
             path: 0,
             conn_outcome: FlowOutcome::default(),
+            rate: None,
+            lost_no_sack: 0,
+            cc_seed: 0,
         }
+    }
+
+    /// Seed the controller's own random stream (BBR's gain-cycle phase): the value of the
+    /// flow's `flow:<name>:cc` stream.
+    pub fn with_cc_seed(mut self, seed: u64) -> TcpSender {
+        self.cc_seed = seed; // used from the first connection on (`open_connection`)
+        self
     }
 
     /// Choose each connection's path with MATCP's `selector` (the flow's pinned paths).
@@ -152,10 +172,11 @@ impl TcpSender {
         self.selector.as_deref()
     }
 
-    fn fresh_cc(cfg: &TcpSpec) -> AnyCc {
+    fn fresh_cc(cfg: &TcpSpec, seed: u64) -> AnyCc {
         let ctx = CcContext {
             mss: Bytes(cfg.mss as u64),
             init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
+            seed,
         };
         match AnyCc::build(&cfg.cc, ctx) {
             Ok(cc) => cc,
@@ -301,11 +322,16 @@ impl TcpSender {
         self.stats.connections += 1;
         self.stats.first_open.get_or_insert(now);
         self.open = true;
-        self.cc = Self::fresh_cc(&self.cfg);
+        self.cc = Self::fresh_cc(&self.cfg, self.cc_seed.wrapping_add(self.conn as u64));
         self.rtt.restart();
         self.una = 0;
         self.nxt = 0;
         self.sb = Scoreboard::new(0);
+        self.rate = None;
+        if self.cc.wants_rate_samples() {
+            self.rate = Some(Box::new(RateSampler::new(0)));
+            self.sb.log_sacked();
+        }
         self.dupacks = 0;
         self.phase = Phase::Open;
         self.recover_guard = 0;
@@ -392,6 +418,9 @@ impl TcpSender {
         p.conn = self.conn;
         p.path = self.path;
         self.conn_outcome.sent += 1;
+        if let Some(r) = &mut self.rate {
+            r.on_send(seq, now, self.delivered, self.sb.outstanding());
+        }
         if retx {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
@@ -405,7 +434,11 @@ impl TcpSender {
             self.rto_deadline = Some(self.rtt.deadline(now));
         }
         if let Some(rate) = pacing {
-            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(p.size as u64));
+            // The payload is paced, as Linux does (the rate applies to the segment's data,
+            // `tcp_update_skb_after_send`): a rate from delivered payload bytes then
+            // sends payload at that rate.
+            let payload = p.size as u64 - self.cfg.header as u64;
+            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(payload));
         }
         out.push(p);
     }
@@ -483,6 +516,39 @@ impl TcpSender {
                 self.nxt += 1;
             }
         }
+        if self.rate.is_some() {
+            self.check_app_limited(win);
+        }
+    }
+
+    /// Mark the sender application-limited when the application has nothing more, the
+    /// window is not full and no lost segment waits for its retransmission
+    /// (`tcp_rate_check_app_limited`, tcp_rate.c:194–208).
+    fn check_app_limited(&mut self, win: u64) {
+        if self.app_has(self.sb.end()) || self.nxt < self.sb.end() {
+            return;
+        }
+        let in_flight = self.in_flight_segments();
+        let lost_waiting = self.phase != Phase::Open && self.sb.next_lost().is_some();
+        if in_flight < win && !lost_waiting {
+            let mss = self.mss();
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight * mss);
+            }
+        }
+    }
+
+    /// Segments presumed lost so far on this connection.
+    fn lost_total(&self) -> u64 {
+        self.sb.lost_total() + self.lost_no_sack
+    }
+
+    fn ca_state(&self) -> CaState {
+        match self.phase {
+            Phase::Open => CaState::Open,
+            Phase::Recovery { .. } => CaState::Recovery,
+            Phase::AfterTimeout { .. } => CaState::Loss,
+        }
     }
 
     fn max_window_segs(&self) -> u64 {
@@ -495,6 +561,9 @@ impl TcpSender {
             return; // an ACK for a connection that is over
         }
         let ack = pkt.seq.min(self.sb.end());
+        let prior_in_flight = self.in_flight_segments();
+        let prior_lost = self.lost_total();
+        let prior_delivered = self.delivered;
         // Karn's rule: no sample from an ACK echoing a retransmitted segment.
         let rtt = if pkt.flags & FLAG_ECHO_RETX == 0 {
             let r = now.since(pkt.ts);
@@ -513,12 +582,18 @@ impl TcpSender {
                 let b = pkt.sack_block(i);
                 newly_sacked += self.sb.sack(b.start, b.end);
             }
+            if let Some(r) = &mut self.rate {
+                r.on_scoreboard_sacks(&mut self.sb);
+            }
         }
         let mss = self.mss();
         let mut acked_bytes = 0;
         if ack > self.una {
             acked_bytes = self.payload_upto(ack) - self.payload_upto(self.una);
             let fresh = self.sb.ack_to(ack);
+            if let Some(r) = &mut self.rate {
+                r.on_cumulative_ack(ack);
+            }
             self.delivered += fresh * mss;
             self.una = ack;
             self.nxt = self.nxt.max(ack);
@@ -567,6 +642,9 @@ impl TcpSender {
             mss: Bytes(mss),
         };
         self.cc.on_ack(&ev);
+        if self.rate.is_some() {
+            self.rate_sample(&ev, prior_in_flight * mss, prior_lost, prior_delivered);
+        }
         if ack >= self.round_end && ack > 0 && acked_bytes > 0 {
             let ev = RoundEvent {
                 now,
@@ -586,6 +664,34 @@ impl TcpSender {
             return;
         }
         self.try_send(now, out);
+    }
+
+    /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
+    /// `tcp_rate_gen` then `cong_control`).
+    fn rate_sample(&mut self, ev: &AckEvent, prior_in_flight: u64, prior_lost: u64, prior_delivered: u64) {
+        let mss = self.mss();
+        let losses = (self.lost_total() - prior_lost) * mss;
+        let ca_state = self.ca_state();
+        let min_rtt = self.rtt.min_rtt();
+        let Some(r) = &mut self.rate else {
+            return;
+        };
+        let rs = r.generate(
+            ev.now,
+            self.delivered,
+            self.delivered - prior_delivered,
+            losses,
+            prior_in_flight,
+            min_rtt,
+            ca_state,
+        );
+        self.cc.on_rate_sample(ev, &rs);
+        if self.cc.marks_app_limited() {
+            let in_flight = self.in_flight_segments() * mss;
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight);
+            }
+        }
     }
 
     /// Segments considered in flight: RFC 6675 pipe with SACK, else snd.nxt − snd.una.
@@ -621,6 +727,7 @@ impl TcpSender {
                     // least one SMSS was acknowledged; reset the timer only the first time.
                     let una = self.una;
                     self.send_segment(now, una, out);
+                    self.lost_no_sack += 1;
                     self.inflation -= acked_bytes as i64;
                     if acked_bytes as i64 >= mss {
                         self.inflation += mss;
@@ -699,6 +806,7 @@ impl TcpSender {
         } else {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
+            self.lost_no_sack += 1;
         }
         self.send_segment(now, una, out);
     }
@@ -725,6 +833,7 @@ impl TcpSender {
             self.sb.mark_all_lost();
         } else {
             // Go back N: resend from the first unacknowledged segment as the window opens.
+            self.lost_no_sack += self.sb.end() - self.una;
             self.nxt = self.una;
         }
         self.rto_deadline = Some(self.rtt.deadline(now));
