@@ -19,9 +19,15 @@ use ccsim_core::scenario::{from_json_value, from_toml_str};
 use ccsim_core::Simulation;
 
 fn params(name: &str) -> DumbbellParams {
+    // `<dumbbell>-bbr`: the same dumbbell with every flow on BBR (issue #20's packets-per-
+    // second figure for a rate-based controller); not in the speed bar of `benches/ab.sh`.
+    let (name, cc) = match name.strip_suffix("-bbr") {
+        Some(base) => (base, "bbr"),
+        None => (name, "reno"),
+    };
     let mut p = DumbbellParams {
         recovery: "sack".into(),
-        cc: "reno".into(),
+        cc: cc.into(),
         trace_interval: "0s".into(),
         ..DumbbellParams::default()
     };
@@ -124,7 +130,7 @@ fn main() {
         "{:<16} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}",
         "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events"
     );
-    for name in ["dumbbell-16", "dumbbell-64-1g"] {
+    for name in ["dumbbell-16", "dumbbell-64-1g", "dumbbell-16-bbr", "dumbbell-64-1g-bbr"] {
         if only.is_some_and(|o| o != name) {
             continue;
         }

@@ -289,7 +289,9 @@ impl Simulation {
                     }
                     let app = SenderApp::new(&t.app, rng);
                     let total = app.total_bytes();
-                    let mut tx_ep = TcpSender::new(fid, dst, rx, t.clone(), app);
+                    let cc_seed = SimRng::stream(seed, &format!("flow:{}:cc", f.name)).next_u64();
+                    let mut tx_ep =
+                        TcpSender::new(fid, dst, rx, t.clone(), app).with_cc_seed(cc_seed);
                     if let Some(sel) = t.select {
                         let rng = SimRng::stream(seed, &format!("flow:{}:select", f.name));
                         tx_ep = tx_ep.with_selector(PathSelector::new(sel, f.paths.len(), rng));
