@@ -35,6 +35,12 @@ pub fn set_realtime(prio: i32) -> bool {
     unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &sp) == 0 }
 }
 
+/// Keep the process's pages resident (no page faults in the timed loop); best effort.
+pub fn lock_memory() {
+    // SAFETY: plain syscall.
+    unsafe { libc::mlockall(libc::MCL_CURRENT | libc::MCL_FUTURE) };
+}
+
 fn check(ret: libc::c_int, what: &str) -> io::Result<libc::c_int> {
     if ret < 0 {
         let e = io::Error::last_os_error();
