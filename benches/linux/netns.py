@@ -50,8 +50,9 @@ def teardown_all() -> None:
 
 
 class Testbed:
-    def __init__(self, tag: str):
+    def __init__(self, tag: str, sender_sysctls: tuple[str, ...] = ()):
         self.ns = {k: f"ccsk{tag}{k[0]}" for k in ("sender", "emulator", "receiver")}
+        self.sender_sysctls = sender_sysctls  # "key=value", set in the sender's namespace
         self.procs: list[subprocess.Popen] = []
         self.offloads: dict[str, dict[str, str]] = {}
         self.qdisc: dict[str, str] = {}
@@ -70,6 +71,8 @@ class Testbed:
             sh("ip", "-n", n, "link", "set", "lo", "up")
         for n in (s, r):
             sh("ip", "netns", "exec", n, "sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1")
+        for kv in self.sender_sysctls:  # per-namespace TCP settings, e.g. net.ipv4.tcp_recovery=0
+            sh("ip", "netns", "exec", s, "sysctl", "-qw", kv)
         sh("ip", "-n", s, "link", "add", "s0", "type", "veth", "peer", "name", "es", "netns", e)
         sh("ip", "-n", r, "link", "add", "r0", "type", "veth", "peer", "name", "er", "netns", e)
         ends = [(s, "s0"), (e, "es"), (e, "er"), (r, "r0")]
