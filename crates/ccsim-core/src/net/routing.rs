@@ -9,8 +9,19 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::link_config::LinkSpec;
 use crate::ids::LinkId;
-use crate::scenario::{LinkSpec, RoutingMetric};
+use serde::{Deserialize, Serialize};
+
+/// Metric for static shortest-path routing (`[simulation] routing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoutingMetric {
+    /// Sum of propagation delays (ties: fewer hops, then lower link index).
+    Delay,
+    /// Number of hops (ties: lower delay, then lower link index).
+    Hops,
+}
 
 /// "No route" marker in the forwarding table.
 pub const NO_ROUTE: u32 = u32::MAX;
@@ -100,7 +111,8 @@ impl ForwardingTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{LossSpec, QueueLimit, QueueSpec};
+    use crate::net::link_config::LossSpec;
+    use crate::net::queue::{QueueLimit, QueueSpec};
     use crate::units::{Dur, Rate};
 
     fn link(from: usize, to: usize, ms: u64) -> LinkSpec {
