@@ -70,6 +70,10 @@ LAG_P99_MAX_NS = 1_000_000
 LAG_MAX_NS = 100_000_000
 
 
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt
+
+
 def window(seconds: float) -> tuple[float, float]:
     """The measurement window: the last five sixths of the run (10–60 s of a 60 s run)."""
     return seconds / 6.0, seconds
@@ -138,9 +142,15 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
                             "--port", str(PORT), "--seconds", str(seconds), "--out", str(d / "snd.json"))
         for i in range(len(extras)):
             send += ["--flow", f"{cc}:{SPORT0 + i}"]
-        r = subprocess.run(send, timeout=seconds + 30, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError(f"{name}/{cc}/{k}: sender failed: {r.stderr.strip()[-500:]}")
+        # spawned through the testbed, so a teardown (Ctrl-C, SIGTERM) kills it too
+        sp = tb.spawn("sender", *send[len(tb.exec_args("sender")):], stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE, text=True)
+        try:
+            _, err = sp.communicate(timeout=seconds + 30)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"{name}/{cc}/{k}: the sender did not finish in {seconds + 30:.0f} s")
+        if sp.returncode != 0:
+            raise RuntimeError(f"{name}/{cc}/{k}: sender failed: {err.strip()[-500:]}")
         try:
             rc.wait(seconds + 15)
         except subprocess.TimeoutExpired:
@@ -393,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kernel bench skipped: {why}")
             return 0
         atexit.register(netns.teardown_all)
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        signal.signal(signal.SIGTERM, _interrupt)
         emu = build_emulator()
         jobs = [(s, c, k) for s in scen for c in ccs for k in range(a.runs)]
         kernel, done = [], 0
@@ -414,17 +424,19 @@ def main(argv: list[str] | None = None) -> int:
                       + (f"  FLAGGED: {flags(r)}" if flags(r) else ""), flush=True)
             return r
 
+        ex = cf.ThreadPoolExecutor(a.jobs)
         try:
-            with cf.ThreadPoolExecutor(a.jobs) as ex:
-                futs = [ex.submit(one, j, i) for i, j in enumerate(jobs)]
-                for f in futs:
-                    kernel.append(f.result())
+            futs = [ex.submit(one, j, i) for i, j in enumerate(jobs)]
+            for f in futs:
+                kernel.append(f.result())
         except KeyboardInterrupt:
             print("interrupted: tearing the namespaces down", file=sys.stderr)
-            netns.teardown_all()
+            ex.shutdown(wait=False, cancel_futures=True)
+            netns.teardown_all()  # kills this bench's processes; the running jobs then fail fast
             return 130
         finally:
             netns.teardown_all()
+        ex.shutdown()
         meta = {"kernel": platform.release(), "date": dt.datetime.now().isoformat(timespec="seconds"),
                 "command": " ".join(shlex.quote(x) for x in sys.argv), "seconds": a.seconds, "runs": a.runs,
                 "window": window(a.seconds), "rate_bps": RATE_BPS, "one_way_ms": ONE_WAY_MS,
