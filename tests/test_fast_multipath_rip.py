@@ -69,6 +69,7 @@ def test_the_open_claims_are_the_known_ones(df):
     assert failing == [
         "equilibrium rate of source1, mean over 70–100 s (paper: 3750; exact (c1+c2)/2 = 3756)",
         "node 3 has moved all its traffic to (3,4)",
+        "the bottom link (3,4) fills (queue first above 50 packets)",
         "node 1's split settles (within ±0.05 of its equilibrium from then on)",
         "node 3 has moved all its traffic to (3,4), after (2,4) saturates (paper: 30 s − 7 s)",
         "the bottom link (3,4) fills, after (2,4) saturates (paper: 45 s − 7 s)",
