@@ -16,7 +16,8 @@ from ccsim.results import FLOW_COLUMNS, FLOW_SERIES_COLUMNS, LINK_COLUMNS, LINK_
 SUMMARY_KEYS = {"version", "end_time_s", "seed", "events", "flows", "links", "conservation"}
 CONSERVATION_KEYS = {"created", "delivered", "dropped", "in_flight"}
 STR_FLOW = {"name", "transport", "cc", "recovery", "src", "dst"}
-FLOAT_FLOW = {"start_s", "goodput_bps", "completion_time_s", "rtt_min_s", "rtt_mean_s", "rtt_max_s"}
+FLOAT_FLOW = {"start_s", "goodput_bps", "completion_time_s", "rtt_min_s", "rtt_mean_s", "rtt_max_s",
+              "size_bytes", "fct_s", "ideal_fct_s", "slowdown"}
 
 
 def check_schema(r: Result) -> None:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from ccsim.scenario import Scenario
 
-__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS",
+__all__ = ["Result", "load", "fct_table", "SIZE_BUCKETS", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS",
            "BACKOFF_COLUMNS", "BACKOFF_CAUSES"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
@@ -36,6 +36,10 @@ _FLOW_FIELDS: dict[str, str] = {
     "bytes_delivered": "int64",
     "goodput_bps": "float64",
     "completion_time_s": "float64",
+    "size_bytes": "float64",  # NaN for greedy and on/off sources
+    "fct_s": "float64",
+    "ideal_fct_s": "float64",
+    "slowdown": "float64",
     "data_packets_sent": "int64",
     "retransmissions": "int64",
     "fast_recoveries": "int64",
@@ -87,6 +91,65 @@ ROUTE_SERIES_COLUMNS = ("time_s", "node", "dest", "next_hop", "alpha", "metric_s
 #: subflow's row name, e.g. ``mp/sf1``) and the meaning of its ``cause`` codes.
 BACKOFF_COLUMNS = ("time_s", "flow", "cause", "cwnd_before_bytes", "cwnd_after_bytes")
 BACKOFF_CAUSES = ("loss", "timeout", "delay", "drain")
+
+
+#: Default flow-size buckets of ``fct_table`` (bytes; upper bounds, the last open): the
+#: short/medium/long split of data-centre papers (e.g. pFabric, Homa).
+SIZE_BUCKETS = (10_000, 100_000, 1_000_000, 10_000_000)
+
+
+def _bucket_label(lo: float, hi: float) -> str:
+    def size(b: float) -> str:
+        for unit, k in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+            if b >= k:
+                return f"{b / k:g}{unit}"
+        return f"{b:g}B"
+
+    if lo <= 0:
+        return f"<= {size(hi)}"
+    if hi == float("inf"):
+        return f"> {size(lo)}"
+    return f"{size(lo)}-{size(hi)}"
+
+
+def fct_table(
+    flows: pd.DataFrame,
+    buckets: tuple[float, ...] | list[float] = SIZE_BUCKETS,
+    percentiles: tuple[float, ...] | list[float] = (50, 95, 99),
+) -> pd.DataFrame:
+    """Flow completion times by flow-size bucket: one row per bucket of ``size_bytes``
+    (upper bounds ``buckets``, in bytes, inclusive; a last bucket above the largest), with
+    ``flows`` (finite transfers in the bucket), ``completed``, ``fct_mean_s``, ``fct_p<q>_s``
+    and ``slowdown_mean``, ``slowdown_p<q>`` over the completed ones (NaN where none did).
+
+    ``flows`` is ``Result.flows`` or a sweep's flow frame (``ccsim.results.load``); rows
+    without a size (greedy and on/off sources) are left out. See docs/python.md.
+    """
+    import pandas as pd
+
+    edges = [0.0, *sorted(float(b) for b in buckets), float("inf")]
+    sized = flows[flows["size_bytes"].notna()] if "size_bytes" in flows else flows.iloc[0:0]
+    rows = []
+    for lo, hi in zip(edges, edges[1:]):
+        sel = sized[(sized["size_bytes"] > lo) & (sized["size_bytes"] <= hi)]
+        done = sel[sel["fct_s"].notna()]
+        row: dict[str, Any] = {
+            "bucket": _bucket_label(lo, hi),
+            "size_min_bytes": lo,
+            "size_max_bytes": hi,
+            "flows": len(sel),
+            "completed": len(done),
+        }
+        fct = done["fct_s"].to_numpy(dtype=np.float64)
+        slow = done["slowdown"].dropna().to_numpy(dtype=np.float64)
+        row["fct_mean_s"] = float(fct.mean()) if len(fct) else np.nan
+        for q in percentiles:
+            row[f"fct_p{q:g}_s"] = float(np.percentile(fct, q)) if len(fct) else np.nan
+        row["slowdown_mean"] = float(slow.mean()) if len(slow) else np.nan
+        for q in percentiles:
+            row[f"slowdown_p{q:g}"] = float(np.percentile(slow, q)) if len(slow) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 class RawResultLike(Protocol):
@@ -174,6 +237,21 @@ class Result:
     def summary(self) -> dict[str, Any]:
         """The core's summary: version, end_time_s, seed, events, flows, links, conservation."""
         return json.loads(self._raw.summary_json())
+
+    @property
+    def window(self) -> tuple[float, float] | None:
+        """The measurement window ``(from_s, until_s)`` the flow and link summaries cover
+        (``[measure]``), or ``None``: the whole run."""
+        m = self.summary.get("measure")
+        return None if m is None else (m["from_s"], m["until_s"])
+
+    def fct_table(
+        self,
+        buckets: tuple[float, ...] | list[float] = SIZE_BUCKETS,
+        percentiles: tuple[float, ...] | list[float] = (50, 95, 99),
+    ) -> pd.DataFrame:
+        """Flow completion times and slowdowns by flow-size bucket (``ccsim.results.fct_table``)."""
+        return fct_table(self.flows, buckets, percentiles)
 
     @property
     def conservation(self) -> dict[str, Any]:

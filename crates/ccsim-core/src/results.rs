@@ -114,8 +114,22 @@ pub struct FlowSummary {
     pub bytes_delivered: u64,
     /// bytes_delivered × 8 / (end − start), end = completion or the end of the run.
     pub goodput_bps: f64,
-    /// Completion time of a finite transfer (s since start of run), if it completed.
+    /// When a finite transfer completed: the absolute simulated time (s since the start
+    /// of the run) at which its last byte reached the receiver, if it did.
     pub completion_time_s: Option<f64>,
+    /// Payload bytes of a finite TCP transfer (absent for greedy and on/off sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<u64>,
+    /// Flow completion time: completion_time_s − start_s (s), if it completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fct_s: Option<f64>,
+    /// The FCT of the transfer alone on an empty path at line rate (`measure::fct`), for
+    /// single-path TCP transfers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ideal_fct_s: Option<f64>,
+    /// fct_s / ideal_fct_s (≥ 1), if both exist.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slowdown: Option<f64>,
     /// Data packets sent, including retransmissions.
     pub data_packets_sent: u64,
     /// Retransmitted data packets.
@@ -242,7 +256,11 @@ pub struct RunResult {
     pub flows: Vec<FlowSummary>,
     /// Per-link summaries, in link order.
     pub links: Vec<LinkSummary>,
-    /// Packet conservation account.
+    /// The measurement window the flow and link summaries cover (`[measure]`); absent:
+    /// the whole run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measure: Option<crate::measure::Window>,
+    /// Packet conservation account (always over the whole run).
     pub conservation: Conservation,
     /// Things in the scenario that are legal but probably not what was meant.
     pub warnings: Vec<String>,

@@ -550,50 +550,62 @@ impl Link {
         }
     }
 
-    /// Settle the accounts at the end of the run (`end ≥` every event processed): count
-    /// transmissions that ended by `end`, undo what was computed for times after it, and
-    /// return (packets in flight, drops to undo).
-    pub fn finish(&mut self, end: SimTime) -> (u64, Vec<LateDrop>) {
-        match &mut self.pipe {
+    /// The counters as of `t` (`t ≥` every event processed, i.e. the current time or
+    /// the end): transmissions that ended by `t` counted out, what was computed ahead for
+    /// times after `t` (chained offers and their drops) left out. Returns (the counters,
+    /// packets in flight at `t`, drops to undo on the flows' accounts). The link is not
+    /// changed, so a measurement window can read it mid-run.
+    pub fn settled(&self, t: SimTime) -> (LinkStats, u64, Vec<LateDrop>) {
+        let mut stats = self.stats.clone();
+        match &self.pipe {
             Pipe::Fast(f) => {
                 let mut in_flight = 0;
                 for (i, e) in f.ring.iter().enumerate() {
                     let counted_out = i < f.done;
-                    let out_by_end = e.finish <= end;
-                    if e.enter > end {
-                        // Entered after the end (chained): it is still upstream.
-                        self.stats.packets_in -= 1;
+                    let out_by_end = e.finish <= t;
+                    if e.enter > t {
+                        // Entered after `t` (chained): it is still upstream.
+                        stats.packets_in -= 1;
                         if counted_out {
-                            self.stats.packets_out -= 1;
-                            self.stats.bytes_out -= e.size as u64;
+                            stats.packets_out -= 1;
+                            stats.bytes_out -= e.size as u64;
                         }
                         continue;
                     }
                     if counted_out && !out_by_end {
-                        self.stats.packets_out -= 1;
-                        self.stats.bytes_out -= e.size as u64;
+                        stats.packets_out -= 1;
+                        stats.bytes_out -= e.size as u64;
                     } else if !counted_out && out_by_end {
-                        self.stats.packets_out += 1;
-                        self.stats.bytes_out += e.size as u64;
+                        stats.packets_out += 1;
+                        stats.bytes_out += e.size as u64;
                     }
-                    if e.arrive > end {
+                    if e.arrive > t {
                         in_flight += 1;
                     }
                 }
                 let mut undo = Vec::new();
-                for &(t, cause, flow) in &f.late_drops {
-                    if t > end {
-                        self.stats.packets_in -= 1;
-                        self.stats.drops.0[cause as usize] -= 1;
+                for &(td, cause, flow) in &f.late_drops {
+                    if td > t {
+                        stats.packets_in -= 1;
+                        stats.drops.0[cause as usize] -= 1;
                         undo.push(LateDrop { cause, flow });
                     }
                 }
-                (in_flight, undo)
+                (stats, in_flight, undo)
             }
             Pipe::PerHop(p) => (
+                stats,
                 (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64,
                 Vec::new(),
             ),
         }
+    }
+
+    /// Settle the accounts at the end of the run (see `settled`) and return (packets in
+    /// flight, drops to undo).
+    pub fn finish(&mut self, end: SimTime) -> (u64, Vec<LateDrop>) {
+        let (stats, in_flight, undo) = self.settled(end);
+        self.stats = stats;
+        (in_flight, undo)
     }
 }

@@ -6,6 +6,7 @@ use super::assemble_flows::{self, Flows};
 use super::constraints;
 use super::document::Doc;
 use super::model::Scenario;
+use crate::measure::{MeasureConfig, Window};
 use crate::net::dv::{DvInitial, DvSpec, LinkEvent};
 use crate::net::link_config::{LinkSpec, LossSpec};
 use crate::net::queue::QueueSpec;
@@ -70,9 +71,14 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
             flows: Vec::new(),
             links: Vec::new(),
         });
+    let measure_cfg = doc
+        .measure
+        .as_ref()
+        .and_then(|r| typed::<MeasureConfig>(cx, "measure", r));
     let dv = doc.routing.as_ref().and_then(|r| routing(cx, r, &net));
     let link_events = events(cx, &doc.events, &net);
     let sim = sim?;
+    let measure = measure_cfg.and_then(|m| window(cx, &m, sim.duration));
     let mut trace = trace;
     if let Some(n) = doc
         .trace
@@ -91,12 +97,44 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         threads: sim.threads,
         memory_limit: sim.memory_limit,
         trace,
+        measure,
         nodes: net.nodes,
         links: net.links,
         flows: flows.flows,
         dv,
         link_events,
     })
+}
+
+/// The measurement window, checked against the run's duration.
+fn window(cx: &mut Cx, m: &MeasureConfig, duration: Dur) -> Option<Window> {
+    let until = m.until.unwrap_or(duration);
+    if until > duration {
+        cx.err(
+            "measure.until",
+            format!(
+                "{} is after the end of the run (simulation.duration = {}); allowed: at most the duration",
+                until, duration
+            ),
+        );
+        return None;
+    }
+    if m.from >= until {
+        let what = if m.until.is_some() {
+            format!("measure.until = {until}")
+        } else {
+            format!("the end of the run ({duration})")
+        };
+        cx.err(
+            "measure.from",
+            format!(
+                "{} is not before {what}; the window must not be empty",
+                m.from
+            ),
+        );
+        return None;
+    }
+    Some(Window::new(SimTime::ZERO + m.from, SimTime::ZERO + until))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -186,6 +186,11 @@ impl ArcSender {
         &self.rtt
     }
 
+    /// Report RTT samples from now on only (a measurement window opens).
+    pub fn restart_rtt_stats(&mut self) {
+        self.rtt.restart_stats();
+    }
+
     /// Earliest time to be woken.
     pub fn next_wakeup(&self) -> SimTime {
         let mut t = self.app.next_event().unwrap_or(SimTime::NEVER);

@@ -63,6 +63,17 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
+    /// Report RTT samples from now on only (a measurement window opens; senders only).
+    pub fn restart_rtt_stats(&mut self) {
+        match self {
+            Endpoint::TcpSender(s) => s.restart_rtt_stats(),
+            Endpoint::ArcSender(s) => s.restart_rtt_stats(),
+            Endpoint::SctpSender(s) => s.restart_rtt_stats(),
+            Endpoint::MptcpSender(s) => s.restart_rtt_stats(),
+            _ => {}
+        }
+    }
+
     /// A packet addressed to this endpoint arrived.
     #[inline]
     pub fn on_packet(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {

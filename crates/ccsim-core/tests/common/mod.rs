@@ -59,6 +59,7 @@ impl Net {
                     flows: vec![],
                     links: vec![],
                 },
+                measure: None,
                 nodes: vec![],
                 links: vec![],
                 flows: vec![],

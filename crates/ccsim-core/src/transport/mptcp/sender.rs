@@ -112,6 +112,12 @@ impl MptcpSender {
     pub fn subflow(&self, k: usize) -> &TcpSender {
         &self.subs[k].tcp
     }
+    /// Report RTT samples from now on only (a measurement window opens).
+    pub fn restart_rtt_stats(&mut self) {
+        for s in &mut self.subs {
+            s.tcp.restart_rtt_stats();
+        }
+    }
     /// Data segments sent for the first time (on any subflow).
     pub fn data_sent(&self) -> u64 {
         self.next_dsn

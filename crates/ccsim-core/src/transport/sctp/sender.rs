@@ -207,6 +207,12 @@ impl SctpSender {
     pub fn rtt(&self, d: usize) -> &RttEstimator {
         &self.dests[d].rtt
     }
+    /// Report RTT samples from now on only (a measurement window opens).
+    pub fn restart_rtt_stats(&mut self) {
+        for d in &mut self.dests {
+            d.rtt.restart_stats();
+        }
+    }
     /// Bytes in flight to destination `d`.
     pub fn flight(&self, d: usize) -> u64 {
         self.dests[d].flight

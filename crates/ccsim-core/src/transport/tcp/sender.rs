@@ -238,6 +238,10 @@ impl TcpSender {
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
     }
+    /// Report RTT samples from now on only (a measurement window opens).
+    pub fn restart_rtt_stats(&mut self) {
+        self.rtt.restart_stats();
+    }
     /// The window the sender currently uses, in bytes (cwnd plus recovery inflation).
     pub fn effective_cwnd(&self) -> u64 {
         let c = self.cc.cwnd().0 as i64 + self.inflation;
