@@ -146,6 +146,16 @@ pub struct FlowSummary {
     pub rtt_mean_s: f64,
     /// Largest RTT sample (s); NaN without samples.
     pub rtt_max_s: f64,
+    /// With `[measure]`: the 50th, 95th and 99th percentiles of the RTT samples (s), from
+    /// a histogram (`measure::histogram`, within 1.6 %); single-estimator senders only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rtt_p50_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(missing_docs)]
+    pub rtt_p95_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(missing_docs)]
+    pub rtt_p99_s: Option<f64>,
     /// Number of TCP connections opened (on/off sources open one per ON period).
     pub connections: u64,
     /// MPTCP: DAIMD's delay-triggered window reductions (0 for other controllers).
@@ -180,6 +190,37 @@ pub struct LinkSummary {
     pub utilisation: f64,
     /// Drops at this link, by cause.
     pub drops: DropCounts,
+    /// With `[measure]`: the queueing delay of the packets the link accepted (entering it to
+    /// starting transmission): mean and maximum exact, percentiles from a histogram
+    /// (`measure::histogram`, within 1.6 %); NaN when none was accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_delay: Option<QueueDelay>,
+}
+
+/// Queueing-delay statistics of a link (s).
+#[derive(Clone, Debug, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct QueueDelay {
+    pub packets: u64,
+    pub mean_s: f64,
+    pub p50_s: f64,
+    pub p95_s: f64,
+    pub p99_s: f64,
+    pub max_s: f64,
+}
+
+impl QueueDelay {
+    /// The statistics of a histogram of delays.
+    pub fn of(h: &crate::measure::histogram::Histogram) -> QueueDelay {
+        QueueDelay {
+            packets: h.count(),
+            mean_s: h.mean_s(),
+            p50_s: h.quantile_s(0.5),
+            p95_s: h.quantile_s(0.95),
+            p99_s: h.quantile_s(0.99),
+            max_s: h.max_s(),
+        }
+    }
 }
 
 /// Columnar time series. Each table is a set of equally long `f64` columns.

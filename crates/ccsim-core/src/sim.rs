@@ -455,6 +455,15 @@ impl Simulation {
             measure,
         };
         sim.reschedule_control();
+        if sim.measure.is_some() {
+            // Distributions of RTTs and queueing delays are kept only when measuring.
+            for e in &mut sim.endpoints {
+                e.each_rtt(&mut |r| r.keep_distribution());
+            }
+            for l in &mut sim.links {
+                l.sojourn = Some(Box::default());
+            }
+        }
         for e in 0..sim.endpoints.len() {
             if sim.part.as_ref().is_none_or(|p| p.owns(sim.ep_node[e])) {
                 sim.reschedule(EndpointId(e as u32));

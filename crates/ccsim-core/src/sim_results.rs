@@ -9,7 +9,7 @@ use crate::measure::fct::ideal_fct;
 use crate::measure::{flow_in_window, link_in_window, Account};
 use crate::net::pinned::link_between;
 use crate::results::{
-    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
+    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, QueueDelay, RunResult, Series,
 };
 use crate::scenario::{RecoverySpec, Scenario, TransportSpec};
 use crate::trace::FlowSample;
@@ -175,6 +175,7 @@ impl Simulation {
                     0.0
                 },
                 drops: stats.drops,
+                queue_delay: l.sojourn_at(end).as_ref().map(QueueDelay::of),
             });
         }
         let mut flows = Vec::with_capacity(sc.flows.len());
@@ -211,6 +212,7 @@ impl Simulation {
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.connections;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    rtt_percentiles(&mut s, tx.rtt());
                     for k in 1..=f.paths.len() {
                         s.paths.push(PathSummary {
                             path: k as u32,
@@ -245,6 +247,7 @@ impl Simulation {
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.first_open.is_some() as u64;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    rtt_percentiles(&mut s, tx.rtt());
                     (tx.stats.first_open, rx.completion())
                 }
                 (
@@ -318,7 +321,10 @@ impl Simulation {
         if m.at_from.is_none() {
             m.at_from = Some(acc);
             for e in &mut self.endpoints {
-                e.restart_rtt_stats();
+                e.each_rtt(&mut |r| r.restart_stats());
+            }
+            for l in &mut self.links {
+                l.restart_sojourn(t);
             }
         } else {
             m.at_until = Some(acc);
@@ -424,6 +430,13 @@ impl Simulation {
     }
 }
 
+/// The RTT percentiles of one estimator, when its distribution is kept.
+fn rtt_percentiles(s: &mut FlowSummary, r: &crate::transport::tcp::rto::RttEstimator) {
+    if let Some([p50, p95, p99]) = r.report().percentiles() {
+        (s.rtt_p50_s, s.rtt_p95_s, s.rtt_p99_s) = (Some(p50), Some(p95), Some(p99));
+    }
+}
+
 fn recovery_name(r: RecoverySpec) -> &'static str {
     match r {
         RecoverySpec::Reno => "reno",
@@ -476,6 +489,7 @@ fn subflow_summary(
         ..Default::default()
     };
     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = sf.rtt().stats();
+    rtt_percentiles(&mut s, sf.rtt());
     if let Some(st) = sf.stats.first_open {
         s.start_s = st.secs();
         let stop = rx.completion.unwrap_or(end);

@@ -219,3 +219,54 @@ fn slow_start_makes_a_short_transfer_slower_than_ideal() {
     assert!(r.flows[0].fct_s.is_none() && r.flows[0].size_bytes.is_none());
     assert!(!serde_json::to_string(&r.flows).unwrap().contains("fct"));
 }
+
+#[test]
+fn queueing_delay_and_rtt_percentiles_are_kept_when_measuring() {
+    // Five transfers through a 10 Mb/s bottleneck, all done well before the end, so every
+    // accepted packet has started transmission in both link models.
+    let mut toml = transfer("", "300000B").replace("duration = \"5s\"", "duration = \"20s\"");
+    for i in 1..5 {
+        toml.push_str(&format!(
+            "[[flow]]\nname = \"g{i}\"\nfrom = \"s\"\nto = \"e\"\napp = {{ kind = \"bulk\", size = \"300000B\", start = \"{}s\" }}\n",
+            0.5 + 0.01 * i as f64
+        ));
+    }
+    let measured = format!("[measure]\n{toml}");
+    let fast = run(&measured);
+    let per_hop = run(&measured.replace(
+        "duration = \"20s\"",
+        "duration = \"20s\"\nlink_model = \"per_hop\"",
+    ));
+    let plain = run(&toml);
+    // Off without [measure]; with it, both models agree to the byte.
+    assert!(plain.links.iter().all(|l| l.queue_delay.is_none()));
+    assert!(plain.flows.iter().all(|f| f.rtt_p50_s.is_none()));
+    assert_eq!(
+        serde_json::to_string(&fast.links).unwrap(),
+        serde_json::to_string(&per_hop.links).unwrap()
+    );
+    assert_eq!(
+        serde_json::to_string(&fast.flows).unwrap(),
+        serde_json::to_string(&per_hop.flows).unwrap()
+    );
+    let q = fast.links[2].queue_delay.as_ref().expect("r->d measured");
+    assert_eq!(fast.links[2].name, "r->d");
+    // Every accepted packet is counted; the queue builds behind the 10 Mb/s link.
+    assert_eq!(
+        q.packets,
+        fast.links[2].packets_in - fast.links[2].drops.total()
+    );
+    assert!(q.max_s > 0.01 && q.p50_s <= q.p95_s && q.p95_s <= q.p99_s && q.p99_s <= q.max_s);
+    // A 1000-packet buffer at 10 Mb/s holds at most 1.2 s.
+    assert!(q.max_s <= 1000.0 * 1500.0 * 8.0 / 10e6);
+    // RTT percentiles lie within the exact min and max.
+    for f in &fast.flows {
+        let (p50, p99) = (f.rtt_p50_s.unwrap(), f.rtt_p99_s.unwrap());
+        assert!(f.rtt_min_s * (1.0 - 1.0 / 64.0) <= p50 && p50 <= p99 && p99 <= f.rtt_max_s);
+    }
+    // The run is otherwise the same as without [measure].
+    assert_eq!(fast.events, plain.events);
+    for (a, b) in fast.flows.iter().zip(&plain.flows) {
+        assert_eq!((a.bytes_delivered, a.fct_s), (b.bytes_delivered, b.fct_s));
+    }
+}

@@ -10,6 +10,7 @@
 //! retransmissions in the window, RTT statistics of the samples taken in it.
 
 pub mod fct;
+pub mod histogram;
 
 use crate::params::{Dflt, Param, Ty};
 use crate::results::{DropCounts, FlowSummary, LinkSummary};
@@ -127,6 +128,8 @@ pub fn flow_in_window(
     s.drops = sub_drops(&at_until.drops, &at_from.drops);
     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) =
         (at_until.rtt_min_s, at_until.rtt_mean_s, at_until.rtt_max_s);
+    (s.rtt_p50_s, s.rtt_p95_s, s.rtt_p99_s) =
+        (at_until.rtt_p50_s, at_until.rtt_p95_s, at_until.rtt_p99_s);
     for (p, (a, b)) in s
         .paths
         .iter_mut()
@@ -155,5 +158,7 @@ pub fn link_in_window(
         bytes_out,
         utilisation: bytes_out as f64 * 8.0 / (rate_bps * w.secs()),
         drops: sub_drops(&at_until.drops, &at_from.drops),
+        // The histogram restarted when the window opened.
+        queue_delay: at_until.queue_delay.clone(),
     }
 }

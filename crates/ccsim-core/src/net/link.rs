@@ -27,6 +27,7 @@ use super::queue::{Occupancy, QueueDisc};
 use super::ring::Ring;
 use crate::engine::EventQueue;
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::measure::histogram::Histogram;
 use crate::packet::Packet;
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
@@ -70,7 +71,8 @@ struct FastPipe {
 
 #[derive(Debug)]
 struct PerHopPipe {
-    waiting: VecDeque<Packet>,
+    /// Packets waiting for the transmitter, with the time each entered.
+    waiting: VecDeque<(SimTime, Packet)>,
     in_service: Option<Packet>,
     wire: VecDeque<Packet>,
     held_bytes: u64,
@@ -151,6 +153,9 @@ pub struct Link {
     /// Serialisation times of the two most recent packet sizes (data and ACK, typically),
     /// so the hot path rarely divides.
     tx_cache: [(u32, Dur); 2],
+    /// Queueing delays (entering the link to starting transmission) of accepted packets,
+    /// when measured (`[measure]`); restarted when the window opens.
+    pub sojourn: Option<Box<Histogram>>,
 }
 
 impl Link {
@@ -219,6 +224,7 @@ impl Link {
             up: true,
             doomed: 0,
             tx_cache: [(0, rate.tx_time(Bytes(0))); 2],
+            sojourn: None,
         }
     }
 
@@ -284,7 +290,10 @@ impl Link {
                     + p.deliver.capacity() * size_of::<(SimTime, Packet)>()
                     + p.late_drops.capacity() * size_of::<(SimTime, DropCause, FlowId)>()
             }
-            Pipe::PerHop(p) => (p.waiting.capacity() + p.wire.capacity()) * size_of::<Packet>(),
+            Pipe::PerHop(p) => {
+                p.waiting.capacity() * size_of::<(SimTime, Packet)>()
+                    + p.wire.capacity() * size_of::<Packet>()
+            }
         };
         bytes as u64
     }
@@ -466,6 +475,9 @@ impl Link {
                 let arrive = SimTime(finish.0 + self.delay.0);
                 f.busy_until = finish;
                 f.held_bytes += pkt.size as u64;
+                if let Some(h) = self.sojourn.as_mut() {
+                    h.record(start.0 - at.0);
+                }
                 f.ring.push_back(Slot {
                     enter: at,
                     finish,
@@ -477,10 +489,13 @@ impl Link {
             Pipe::PerHop(p) => {
                 p.held_bytes += pkt.size as u64;
                 if p.in_service.is_none() {
+                    if let Some(h) = self.sojourn.as_mut() {
+                        h.record(0);
+                    }
                     p.in_service = Some(*pkt);
                     events.push_tx_done(now + tx, self.id);
                 } else {
-                    p.waiting.push_back(*pkt);
+                    p.waiting.push_back((now, *pkt));
                 }
                 Ok(SimTime::NEVER)
             }
@@ -518,7 +533,10 @@ impl Link {
             self.stats.bytes_out += pkt.size as u64;
             p.wire.push_back(pkt);
             events.push_arrival(now + self.delay, self.id);
-            if let Some(next) = p.waiting.pop_front() {
+            if let Some((entered, next)) = p.waiting.pop_front() {
+                if let Some(h) = self.sojourn.as_mut() {
+                    h.record(now.since(entered).0);
+                }
                 p.in_service = Some(next);
                 let tx = self.rate.tx_time(Bytes(next.size as u64));
                 events.push_tx_done(now + tx, self.id);
@@ -598,6 +616,44 @@ impl Link {
                 (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64,
                 Vec::new(),
             ),
+        }
+    }
+
+    /// (Fast model.) The queueing delays already counted of packets that have not started
+    /// transmission by `t` (the fast model counts a packet when it accepts it, the per-hop
+    /// model when its transmission starts; a window's edges count the latter).
+    fn pending_sojourns(&self, t: SimTime) -> Vec<u64> {
+        match &self.pipe {
+            Pipe::Fast(f) if self.sojourn.is_some() => f
+                .ring
+                .iter()
+                .filter_map(|e| {
+                    let start = e.finish.0 - self.rate.tx_time(Bytes(e.size as u64)).0;
+                    (start > t.0).then(|| start - e.enter.0)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The queueing delays of the packets that started transmission by `t`, when measured.
+    pub fn sojourn_at(&self, t: SimTime) -> Option<Histogram> {
+        let mut h = (**self.sojourn.as_ref()?).clone();
+        for v in self.pending_sojourns(t) {
+            h.remove(v);
+        }
+        Some(h)
+    }
+
+    /// Count queueing delays from `t` on only (a measurement window opens): packets that
+    /// start transmission after `t` are kept.
+    pub fn restart_sojourn(&mut self, t: SimTime) {
+        if self.sojourn.is_some() {
+            let mut h = Histogram::default();
+            for v in self.pending_sojourns(t) {
+                h.record(v);
+            }
+            self.sojourn = Some(Box::new(h));
         }
     }
 

@@ -63,13 +63,14 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
-    /// Report RTT samples from now on only (a measurement window opens; senders only).
-    pub fn restart_rtt_stats(&mut self) {
+    /// Apply `f` to every RTT estimator of a sender (the measurement restarts their
+    /// reports when a window opens and keeps their distributions).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut tcp::rto::RttEstimator)) {
         match self {
-            Endpoint::TcpSender(s) => s.restart_rtt_stats(),
-            Endpoint::ArcSender(s) => s.restart_rtt_stats(),
-            Endpoint::SctpSender(s) => s.restart_rtt_stats(),
-            Endpoint::MptcpSender(s) => s.restart_rtt_stats(),
+            Endpoint::TcpSender(s) => s.each_rtt(f),
+            Endpoint::ArcSender(s) => s.each_rtt(f),
+            Endpoint::SctpSender(s) => s.each_rtt(f),
+            Endpoint::MptcpSender(s) => s.each_rtt(f),
             _ => {}
         }
     }

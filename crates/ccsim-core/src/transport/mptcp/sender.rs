@@ -112,10 +112,10 @@ impl MptcpSender {
     pub fn subflow(&self, k: usize) -> &TcpSender {
         &self.subs[k].tcp
     }
-    /// Report RTT samples from now on only (a measurement window opens).
-    pub fn restart_rtt_stats(&mut self) {
+    /// Its subflows' RTT estimators, for the measurement's reports.
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut crate::transport::tcp::rto::RttEstimator)) {
         for s in &mut self.subs {
-            s.tcp.restart_rtt_stats();
+            s.tcp.each_rtt(f);
         }
     }
     /// Data segments sent for the first time (on any subflow).

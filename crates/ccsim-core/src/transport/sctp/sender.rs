@@ -207,10 +207,10 @@ impl SctpSender {
     pub fn rtt(&self, d: usize) -> &RttEstimator {
         &self.dests[d].rtt
     }
-    /// Report RTT samples from now on only (a measurement window opens).
-    pub fn restart_rtt_stats(&mut self) {
+    /// Its destinations' RTT estimators, for the measurement's reports.
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
         for d in &mut self.dests {
-            d.rtt.restart_stats();
+            f(&mut d.rtt);
         }
     }
     /// Bytes in flight to destination `d`.

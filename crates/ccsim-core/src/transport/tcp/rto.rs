@@ -1,5 +1,6 @@
 //! RTT estimation and the retransmission timeout (RFC 6298).
 
+use crate::measure::histogram::Histogram;
 use crate::params::Param;
 use crate::units::{Dur, SimTime};
 use serde::{Deserialize, Serialize};
@@ -52,13 +53,15 @@ pub struct RttEstimator {
     report: RttStats,
 }
 
-/// Min, max and sum of RTT samples (nanoseconds), for the summaries.
-#[derive(Clone, Copy, Debug)]
+/// Min, max and sum of RTT samples (nanoseconds), for the summaries; with `[measure]`,
+/// their distribution too.
+#[derive(Clone, Debug)]
 pub struct RttStats {
     min: u64,
     max: u64,
     sum: f64,
     n: u64,
+    hist: Option<Box<Histogram>>,
 }
 
 impl Default for RttStats {
@@ -68,11 +71,18 @@ impl Default for RttStats {
             max: 0,
             sum: 0.0,
             n: 0,
+            hist: None,
         }
     }
 }
 
 impl RttStats {
+    /// The 50th, 95th and 99th percentiles (s) when the distribution is kept.
+    pub fn percentiles(&self) -> Option<[f64; 3]> {
+        self.hist
+            .as_ref()
+            .map(|h| [h.quantile_s(0.5), h.quantile_s(0.95), h.quantile_s(0.99)])
+    }
     /// (min, mean, max) in seconds; NaN without samples.
     pub fn get(&self) -> (f64, f64, f64) {
         if self.n == 0 {
@@ -123,6 +133,9 @@ impl RttEstimator {
         st.max = st.max.max(r);
         st.sum += r as f64;
         st.n += 1;
+        if let Some(h) = st.hist.as_mut() {
+            h.record(r);
+        }
     }
 
     /// Forget the estimate for a new connection (statistics and min RTT are kept).
@@ -177,7 +190,21 @@ impl RttEstimator {
     /// Report only samples taken from now on (a measurement window opens); the estimator
     /// and the connection's min RTT are untouched.
     pub fn restart_stats(&mut self) {
+        let keep = self.report.hist.is_some();
         self.report = RttStats::default();
+        if keep {
+            self.keep_distribution();
+        }
+    }
+
+    /// Keep the distribution of the samples too (`[measure]`: RTT percentiles).
+    pub fn keep_distribution(&mut self) {
+        self.report.hist = Some(Box::default());
+    }
+
+    /// What the summaries report.
+    pub fn report(&self) -> &RttStats {
+        &self.report
     }
 
     /// When a timer started at `t` expires.

@@ -238,9 +238,9 @@ impl TcpSender {
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
     }
-    /// Report RTT samples from now on only (a measurement window opens).
-    pub fn restart_rtt_stats(&mut self) {
-        self.rtt.restart_stats();
+    /// Its RTT estimator, for the measurement's reports (`Endpoint::each_rtt`).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
+        f(&mut self.rtt);
     }
     /// The window the sender currently uses, in bytes (cwnd plus recovery inflation).
     pub fn effective_cwnd(&self) -> u64 {
