@@ -31,6 +31,12 @@ def test_a_window_bounds_the_sum_of_goodputs_by_the_payload_ceiling() -> None:
     assert r.summary["events"] == whole.summary["events"]
     assert r.conservation == whole.conservation
     assert (r.flows["bytes_delivered"] < whole.flows["bytes_delivered"]).all()
+    # Queueing delay and RTT distributions come with the window.
+    bn = r.links.set_index("name").loc["r1->r2"]
+    assert 0 < bn["queue_delay_mean_s"] <= bn["queue_delay_max_s"] <= 333 * 1500 * 8 / 100e6 * (1 + 1 / 64)
+    assert bn["queue_delay_p50_s"] <= bn["queue_delay_p99_s"]
+    assert (r.flows["rtt_p50_s"] >= 0.04).all()          # at least the 40 ms propagation RTT
+    assert whole.links["queue_delay_mean_s"].isna().all()
 
 
 def test_a_misspelt_window_key_is_located() -> None:

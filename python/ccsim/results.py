@@ -48,6 +48,9 @@ _FLOW_FIELDS: dict[str, str] = {
     "rtt_min_s": "float64",
     "rtt_mean_s": "float64",
     "rtt_max_s": "float64",
+    "rtt_p50_s": "float64",  # with [measure]; NaN otherwise
+    "rtt_p95_s": "float64",
+    "rtt_p99_s": "float64",
     "connections": "int64",
     "delay_backoffs": "int64",
     "paths": "skip",  # nested: the paths table
@@ -66,14 +69,22 @@ _LINK_FIELDS: dict[str, str] = {
     "bytes_out": "int64",
     "utilisation": "float64",
     "drops": "drops",
+    "queue_delay": "queue_delay",  # with [measure]: queue_delay_<stat>; NaN otherwise
 }
+#: The queueing-delay statistics of a link (``queue_delay_<stat>`` columns).
+QUEUE_DELAY_STATS = ("packets", "mean_s", "p50_s", "p95_s", "p99_s", "max_s")
 
 
 def _expand(fields: dict[str, str]) -> tuple[str, ...]:
     cols: list[str] = []
     for name, kind in fields.items():
         if kind != "skip":
-            cols += [f"drops_{c}" for c in DROP_CAUSES] if kind == "drops" else [name]
+            if kind == "drops":
+                cols += [f"drops_{c}" for c in DROP_CAUSES]
+            elif kind == "queue_delay":
+                cols += [f"queue_delay_{s}" for s in QUEUE_DELAY_STATS]
+            else:
+                cols.append(name)
     return tuple(cols)
 
 
@@ -185,6 +196,9 @@ def _records_frame(rows: list[dict[str, Any]], fields: dict[str, str]) -> pd.Dat
             causes = list(DROP_CAUSES) + [c for row in rows[:1] for c in row.get(name, {}) if c not in DROP_CAUSES]
             for c in causes:
                 data[f"drops_{c}"] = _column([row.get(name, {}).get(c, 0) for row in rows], "int64")
+        elif kind == "queue_delay":
+            for st in QUEUE_DELAY_STATS:
+                data[f"queue_delay_{st}"] = _column([(row.get(name) or {}).get(st) for row in rows], "float64")
         else:
             data[name] = _column([row.get(name) for row in rows], kind)
     return pd.DataFrame(data)
@@ -210,6 +224,23 @@ def _series_frame(
         if col not in data:
             data[col] = values
     return pd.DataFrame(data)
+
+
+#: The frames ``save`` writes (and ``load`` reads back), as ``<name>.parquet``.
+_SAVED_TABLES = ("flows", "links", "paths", "flow_series", "link_series", "backoffs", "path_series", "route_series")
+
+
+class _SavedRaw:
+    """The raw result of a saved run: its summary; the tables are read from Parquet."""
+
+    def __init__(self, summary_json: str) -> None:
+        self._summary = summary_json
+
+    def summary_json(self) -> str:
+        return self._summary
+
+    def table(self, name: str) -> dict[str, bytes]:
+        raise KeyError(name)  # every saved frame is set on the Result by Result.load
 
 
 class Result:
@@ -335,6 +366,34 @@ class Result:
         df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
         return df
 
+    @classmethod
+    def load(cls, out_dir: str | Path) -> Result:
+        """A result written by ``save`` (or ``ccsim run --out``) read back: the same summary,
+        tables and series, and ``scenario`` when ``scenario.json`` is there (``wall_s`` is
+        ``None``). Raises ``FileNotFoundError`` naming the directory when it holds no
+        ``summary.json``."""
+        out = Path(out_dir)
+        summary_path = out / "summary.json"
+        if not summary_path.is_file():
+            raise FileNotFoundError(f"{out} is not a saved run (no summary.json; written by Result.save or ccsim run --out)")
+        scenario = None
+        scenario_path = out / "scenario.json"
+        if scenario_path.is_file():
+            from ccsim.scenario import Scenario
+
+            doc = json.loads(scenario_path.read_text(encoding="utf-8"))
+            if set(doc) == {"source", "doc"}:  # written before the document was saved bare
+                doc = doc["doc"]
+            scenario = Scenario(doc, str(scenario_path))
+        r = cls(_SavedRaw(summary_path.read_text(encoding="utf-8")), scenario=scenario)
+        for name in _SAVED_TABLES:
+            path = out / f"{name}.parquet"
+            if path.is_file():
+                import pandas as pd
+
+                r.__dict__[name] = pd.read_parquet(path, engine="pyarrow")
+        return r
+
     def save(self, out_dir: str | Path) -> list[Path]:
         """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet (and
         scenario.json when the scenario is known) into ``out_dir``; return the paths."""
@@ -345,8 +404,9 @@ class Result:
         path.write_text(json.dumps(self.summary, indent=2) + "\n", encoding="utf-8")
         written.append(path)
         if self.scenario is not None:
+            # The document itself, so that `ccsim run out/scenario.json` re-runs it.
             path = out / "scenario.json"
-            doc = {"source": self.scenario.source, "doc": json.loads(self.scenario.to_json())}
+            doc = json.loads(self.scenario.to_json())
             path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             written.append(path)
         names = ["flows", "links", "paths", "flow_series", "link_series", "backoffs"]
@@ -361,8 +421,10 @@ class Result:
         return written
 
 
-def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest") -> pd.DataFrame:
-    """A sweep store's results as one DataFrame: one row per (point, flow) by default.
+def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest") -> pd.DataFrame | Result:
+    """A saved run's ``Result`` (a directory written by ``Result.save`` or ``ccsim run
+    --out``: it holds ``summary.json``), or a sweep store's results as one DataFrame: one row
+    per (point, flow) by default.
 
     Columns: ``point_id``, ``point``, the plan's labels, one column per override key (e.g.
     ``link.bottleneck.loss``), ``replicate``, ``seed``, then the flow summary columns
@@ -370,6 +432,10 @@ def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest
     ``"points"`` (one row per point with ``status``, ``error``, ``wall_s``) instead; ``plan`` is
     ``"latest"``, ``"all"`` or a plan id. See ``ccsim.store`` and docs/sweeps.md.
     """
+    from ccsim.store import MANIFEST
     from ccsim.store import load as _load
 
+    root = Path(store_dir)
+    if (root / "summary.json").is_file() and not (root / MANIFEST).exists():
+        return Result.load(root)
     return _load(store_dir, table=table, plan=plan)

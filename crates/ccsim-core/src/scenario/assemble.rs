@@ -299,6 +299,14 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
         .and_then(|e| e.sub.as_ref())
         .map(|l| checked(cx, &path, LossSpec::from_resolved(l)).unwrap_or(LossSpec::None))
         .unwrap_or(LossSpec::None);
+    let direction = text(r, "loss_direction").unwrap_or_else(|| "both".into());
+    if r.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
+        cx.err(
+            &join(&path, "loss_direction"),
+            "applies to a duplex link (between = [\"a\", \"b\"]); a one-way link's loss \
+             is on its only direction",
+        );
+    }
     let np = join(&path, "name");
     let alias = text(r, "name").and_then(|s| {
         if s.is_empty() {
@@ -340,7 +348,12 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
             );
         } else {
             let dirs: &[(usize, usize)] = if duplex { &[(x, y), (y, x)] } else { &[(x, y)] };
-            for &(a, b) in dirs {
+            for (k, &(a, b)) in dirs.iter().enumerate() {
+                let lossy = match direction.as_str() {
+                    "forward" => k == 0,
+                    "reverse" => k == 1,
+                    _ => true,
+                };
                 let name = format!("{}->{}", net.nodes[a], net.nodes[b]);
                 if let Some(k) = net.link(&name) {
                     cx.err(
@@ -364,7 +377,7 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
                     rate,
                     delay,
                     queue: queue.clone(),
-                    loss: loss.clone(),
+                    loss: if lossy { loss.clone() } else { LossSpec::None },
                 });
             }
         }
