@@ -24,7 +24,10 @@ def test_a_window_bounds_the_sum_of_goodputs_by_the_payload_ceiling() -> None:
     assert r.window == (10.0, 20.0)
     ceiling = 100e6 * 1460 / 1500
     total = r.flows["goodput_bps"].sum()
-    assert 0.9 * ceiling <= total <= ceiling
+    # Delivery is counted at the receivers: what was in flight or held out of order when
+    # the window opened (about a BDP, 100 Mb/s × 40 ms) may add to the window's bytes.
+    allowance = 100e6 * 0.040 / 10
+    assert 0.9 * ceiling <= total <= ceiling + allowance
     assert r.links.loc[r.links["name"] == "r1->r2", "utilisation"].item() <= 1.0
     # Sliced into 100 run_until calls by ccsim.run: the edges are still exact, and the run
     # itself is unchanged.

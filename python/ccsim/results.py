@@ -391,7 +391,16 @@ class Result:
             if path.is_file():
                 import pandas as pd
 
-                r.__dict__[name] = pd.read_parquet(path, engine="pyarrow")
+                df = pd.read_parquet(path, engine="pyarrow")
+                # Series keys: categoricals of every flow (link) name, as a run gives them
+                # (Parquet keeps only the categories in use, not as pandas' string dtype).
+                for key, rows in (("flow", "flows"), ("link", "links")):
+                    if key in df and isinstance(df[key].dtype, pd.CategoricalDtype):
+                        names = pd.Index([x["name"] for x in r.summary.get(rows, [])], dtype="string")
+                        df[key] = pd.Categorical(df[key].astype("string"), categories=names)
+                if name == "backoffs" and "cause" in df:
+                    df["cause"] = pd.Categorical(df["cause"].astype(str), categories=list(BACKOFF_CAUSES))
+                r.__dict__[name] = df
         return r
 
     def save(self, out_dir: str | Path) -> list[Path]:

@@ -32,7 +32,10 @@ fn goodputs_over_a_window_sum_to_at_most_the_payload_ceiling() {
     assert_eq!((w.from_s, w.until_s), (10.0, 30.0));
     let sum: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
     eprintln!("sum of goodputs over [10 s, 30 s]: {sum:.0} b/s, ceiling {ceiling:.0}");
-    assert!(sum <= ceiling, "{sum} > {ceiling}");
+    // Delivery is counted at the receivers: bytes in flight or held out of order when the
+    // window opens (about one BDP: 100 Mb/s × 40 ms) may add to the window's bytes.
+    let allowance = 100e6 * 0.040 / 20.0;
+    assert!(sum <= ceiling + allowance, "{sum} > {ceiling} + {allowance}");
     assert!(sum >= 0.9 * ceiling, "the bottleneck is not filled: {sum}");
     let bottleneck = &r.links[0];
     assert_eq!(bottleneck.name, "r1->r2");
