@@ -73,9 +73,6 @@ pub const TOP_PARAMS: &[Param] = &[
     Param::table("trace", trace::PARAMS)
         .doc("what is sampled into time series")
         .source("every flow and link every 100 ms"),
-    Param::table("measure", measure::PARAMS)
-        .doc("the measurement window every summary is computed over (docs/python.md, \"Summary columns\")")
-        .source("none: the whole run, each flow over its own interval"),
     Param::new(
         "link",
         Ty::List {
@@ -115,6 +112,9 @@ pub const TOP_PARAMS: &[Param] = &[
     )
     .doc("scheduled link failures and recoveries (docs/routing.md)")
     .source("none"),
+    Param::table("measure", measure::PARAMS)
+        .doc("the measurement window every summary is computed over (docs/python.md, \"Summary columns\")")
+        .source("none: the whole run, each flow over its own interval"),
     Param::new("$schema", NAME, Dflt::None("none"))
         .doc("the JSON Schema an editor checks the document with; ignored by ccsim")
         .source("none"),
