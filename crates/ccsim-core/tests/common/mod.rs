@@ -60,6 +60,7 @@ impl Net {
                     links: vec![],
                     pcap: vec![],
                 },
+                measure: None,
                 nodes: vec![],
                 links: vec![],
                 flows: vec![],
