@@ -48,9 +48,9 @@ def _per_key_plot(ax: Axes, frame: Any, key: str, value: str, scale: float, only
     return lines, zeros
 
 
-def _finish(ax: Axes, lines: list) -> None:
+def _finish(ax: Axes, lines: list, empty_text: str) -> None:
     if not lines:
-        ax.text(0.5, 0.5, NO_SAMPLES, ha="center", va="center", transform=ax.transAxes)
+        ax.text(0.5, 0.5, empty_text, ha="center", va="center", transform=ax.transAxes)
     elif len(lines) <= MAX_LEGEND:
         # Labels are names as written: given explicitly (matplotlib would hide one that
         # starts with "_") and drawn without mathtext (which would read "$...$" as TeX).
@@ -77,7 +77,7 @@ def draw_panel(ax: Axes, result: Result, panel: str, *, flows: Sequence[str] | N
     ax.set(xlabel="time (s)", ylabel=ylabel)
     if title:
         ax.set_title(heading + (f" ({zeros} always empty, not drawn)" if zeros else ""), fontsize="medium")
-    _finish(ax, lines)
+    _finish(ax, lines, NO_SAMPLES)
     return len(lines)
 
 

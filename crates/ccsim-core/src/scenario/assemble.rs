@@ -6,6 +6,7 @@ use super::assemble_flows::{self, Flows};
 use super::constraints;
 use super::document::Doc;
 use super::model::Scenario;
+use crate::measure::{MeasureConfig, Window};
 use crate::net::dv::{DvInitial, DvSpec, LinkEvent};
 use crate::net::link_config::{LinkSpec, LossSpec};
 use crate::net::queue::QueueSpec;
@@ -72,6 +73,10 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
             links: Vec::new(),
             pcap: Vec::new(),
         });
+    let measure_cfg = doc
+        .measure
+        .as_ref()
+        .and_then(|r| typed::<MeasureConfig>(cx, "measure", r));
     let dv = doc.routing.as_ref().and_then(|r| routing(cx, r, &net));
     let ecmp = doc
         .routing
@@ -79,6 +84,7 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         .is_some_and(|r| r.kind.map(|k| k.name) == Some("ecmp"));
     let link_events = events(cx, &doc.events, &net);
     let sim = sim?;
+    let measure = measure_cfg.and_then(|m| window(cx, &m, sim.duration));
     let mut trace = trace;
     if let Some(n) = doc
         .trace
@@ -97,6 +103,7 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         threads: sim.threads,
         memory_limit: sim.memory_limit,
         trace,
+        measure,
         nodes: net.nodes,
         links: net.links,
         flows: flows.flows,
@@ -104,6 +111,37 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         ecmp,
         link_events,
     })
+}
+
+/// The measurement window, checked against the run's duration.
+fn window(cx: &mut Cx, m: &MeasureConfig, duration: Dur) -> Option<Window> {
+    let until = m.until.unwrap_or(duration);
+    if until > duration {
+        cx.err(
+            "measure.until",
+            format!(
+                "{} is after the end of the run (simulation.duration = {}); allowed: at most the duration",
+                until, duration
+            ),
+        );
+        return None;
+    }
+    if m.from >= until {
+        let what = if m.until.is_some() {
+            format!("measure.until = {until}")
+        } else {
+            format!("the end of the run ({duration})")
+        };
+        cx.err(
+            "measure.from",
+            format!(
+                "{} is not before {what}; the window must not be empty",
+                m.from
+            ),
+        );
+        return None;
+    }
+    Some(Window::new(SimTime::ZERO + m.from, SimTime::ZERO + until))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -268,6 +306,14 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
         .and_then(|e| e.sub.as_ref())
         .map(|l| checked(cx, &path, LossSpec::from_resolved(l)).unwrap_or(LossSpec::None))
         .unwrap_or(LossSpec::None);
+    let direction = text(r, "loss_direction").unwrap_or_else(|| "both".into());
+    if r.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
+        cx.err(
+            &join(&path, "loss_direction"),
+            "applies to a duplex link (between = [\"a\", \"b\"]); a one-way link's loss \
+             is on its only direction",
+        );
+    }
     let np = join(&path, "name");
     let alias = text(r, "name").and_then(|s| {
         if s.is_empty() {
@@ -309,7 +355,12 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
             );
         } else {
             let dirs: &[(usize, usize)] = if duplex { &[(x, y), (y, x)] } else { &[(x, y)] };
-            for &(a, b) in dirs {
+            for (k, &(a, b)) in dirs.iter().enumerate() {
+                let lossy = match direction.as_str() {
+                    "forward" => k == 0,
+                    "reverse" => k == 1,
+                    _ => true,
+                };
                 let name = format!("{}->{}", net.nodes[a], net.nodes[b]);
                 if let Some(k) = net.link(&name) {
                     cx.err(
@@ -333,7 +384,7 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
                     rate,
                     delay,
                     queue: queue.clone(),
-                    loss: loss.clone(),
+                    loss: if lossy { loss.clone() } else { LossSpec::None },
                 });
             }
         }

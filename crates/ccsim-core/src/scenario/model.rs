@@ -37,6 +37,8 @@ pub struct Scenario {
     pub memory_limit: Option<u64>,
     /// What to sample into time series.
     pub trace: TraceSpec,
+    /// The measurement window of the summaries (`[measure]`); `None`: the whole run.
+    pub measure: Option<crate::measure::Window>,
     /// Node names, indexed by `NodeId`.
     pub nodes: Vec<String>,
     /// Directed links, indexed by `LinkId`.

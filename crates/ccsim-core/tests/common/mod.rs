@@ -64,6 +64,7 @@ impl Net {
                     links: vec![],
                     pcap: vec![],
                 },
+                measure: None,
                 nodes: vec![],
                 links: vec![],
                 flows: vec![],

@@ -243,6 +243,10 @@ impl TcpSender {
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
     }
+    /// Its RTT estimator, for the measurement's reports (`Endpoint::each_rtt`).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
+        f(&mut self.rtt);
+    }
     /// The window the sender currently uses, in bytes (cwnd plus recovery inflation).
     pub fn effective_cwnd(&self) -> u64 {
         let c = self.cc.cwnd().0 as i64 + self.inflation;
