@@ -50,6 +50,11 @@ PARQUET_MAGIC = b"PAR1"
 TABLES = ("flows", "links", "paths", "flow_series", "link_series", "route_series", "backoffs")
 #: Seconds between manifest rewrites while a sweep runs (it is always written at the end).
 MANIFEST_EVERY_S = 2.0
+#: ... and at least this many times the last rewrite's own cost, so a large manifest (a
+#: reproduction's store holds thousands of points over many plans) is not rewritten so often
+#: that writing it costs more than the runs. Nothing is lost between rewrites: the point
+#: records are the commit and the manifest is rebuilt from them when the store is opened.
+MANIFEST_COST_FACTOR = 20.0
 
 
 class StoreError(ValueError):
@@ -132,10 +137,14 @@ class StoreLock:
             self.fd = None
 
 
-def _json_bytes(value: Any) -> bytes:
+def _json_bytes(value: Any, compact: bool = False) -> bytes:
     from ccsim.scenario import _json_default
 
-    return (json.dumps(value, indent=1, default=_json_default, allow_nan=True) + "\n").encode("utf-8")
+    if compact:  # the manifest: machine-read, rewritten while the sweep runs
+        text = json.dumps(value, separators=(",", ":"), default=_json_default, allow_nan=True)
+    else:
+        text = json.dumps(value, indent=1, default=_json_default, allow_nan=True)
+    return (text + "\n").encode("utf-8")
 
 
 class Store:
@@ -148,6 +157,7 @@ class Store:
         self.lock = lock
         self.plan_id = plan_id
         self._last_flush = 0.0
+        self._flush_cost = 0.0
 
     def close(self) -> None:
         """Release the store's lock (the manifest is written by ``flush``)."""
@@ -259,9 +269,22 @@ class Store:
         table that is damaged is moved aside and its point is pending again."""
         pts = self.manifest.setdefault("points", {})
         on_disk = set()
-        for rec_path in sorted(self.dir.glob("*.json")):
+        # One listing of the directory (a glob per record made opening a store of n points
+        # cost n directory scans).
+        records: list[Path] = []
+        tables_of: dict[str, list[Path]] = {}
+        with os.scandir(self.dir) as it:
+            for entry in it:
+                name = entry.name
+                if name.startswith(TMP_PREFIX):
+                    continue
+                if name.endswith(".json"):
+                    records.append(Path(entry.path))
+                elif name.endswith(".parquet") and "." in name[: -len(".parquet")]:
+                    tables_of.setdefault(name.split(".", 1)[0], []).append(Path(entry.path))
+        for rec_path in sorted(records):
             pid = rec_path.stem
-            tables = sorted(self.dir.glob(f"{pid}.*.parquet"))
+            tables = sorted(tables_of.get(pid, []))
             rec, problem = _read_record(rec_path)
             if problem is None and rec.get("status") == "ok":
                 problem = _check_tables(self.dir, pid, rec)
@@ -303,13 +326,15 @@ class Store:
         }
         _atomic_write(self.dir / f"{point.id}.json", _json_bytes(record))
         self.manifest["points"][point.id] = {k: record[k] for k in ("status", "error", "wall_s") if record[k] is not None}
-        if time.monotonic() - self._last_flush >= MANIFEST_EVERY_S:
+        if time.monotonic() - self._last_flush >= max(MANIFEST_EVERY_S, MANIFEST_COST_FACTOR * self._flush_cost):
             self.flush()
 
     def flush(self) -> None:
         """Write the manifest (atomically)."""
-        _atomic_write(self.root / MANIFEST, _json_bytes(self.manifest))
+        t0 = time.monotonic()
+        _atomic_write(self.root / MANIFEST, _json_bytes(self.manifest, compact=True))
         self._last_flush = time.monotonic()
+        self._flush_cost = self._last_flush - t0
 
 
 def _point_meta(p: Point) -> dict[str, Any]:
