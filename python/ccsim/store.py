@@ -68,13 +68,17 @@ def table_bytes(df: pd.DataFrame) -> bytes:
     return buf.getvalue()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def _atomic_write(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write under a temporary name and rename into place. ``durable=False`` skips the fsync:
+    for a point's tables, whose size and Parquet magic are checked when the store is opened,
+    so a table lost in a power failure makes its point run again (3 ms per file here)."""
     tmp = path.with_name(f"{TMP_PREFIX}{path.name}.{os.getpid()}")
     try:
         with open(tmp, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except OSError as e:
         try:
@@ -307,7 +311,7 @@ class Store:
         """Store a point's outcome: its tables, then its record (the commit)."""
         tables = res.get("tables") or {}
         for name, data in tables.items():
-            _atomic_write(self.dir / f"{point.id}.{name}.parquet", data)
+            _atomic_write(self.dir / f"{point.id}.{name}.parquet", data, durable=False)
         record = {
             **_point_meta(point),
             "status": res.get("status", "error"),
