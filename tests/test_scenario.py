@@ -160,10 +160,35 @@ def test_dumbbell_builds_a_document():
     assert sc.source.startswith("dumbbell(")
 
 
-@pytest.mark.parametrize("params", [{"n_flows": 0}, {"n_flows": "many"}, {"no_such_parameter": 1}])
-def test_dumbbell_rejects_bad_parameters(params):
-    with pytest.raises(ValueError):
-        dumbbell(**params)
+@pytest.mark.parametrize("params, where", [
+    ({"n_flows": 0}, "n_flows"), ({"n_flows": "many"}, "n_flows"), ({"cc": ["reno"]}, "cc"),
+    ({"rtt": ["10ms", "40ms"]}, "rtt[0]"), ({"rtt": "1h", "queue_packets": 3, "queue_bdp": 1}, "queue_bdp"),
+    ({"bottleneck_rate": [1]}, "bottleneck_rate"), ({"queue_bdp": -1}, "queue_bdp"),
+])
+def test_dumbbell_rejects_bad_parameters(params, where):
+    with pytest.raises(ScenarioError) as e:
+        dumbbell(**{"n_flows": 2, **params})
+    assert [p for p, _ in e.value.problems] == [where]
+    assert f"  {where}: " in str(e.value)
+
+
+def test_dumbbell_has_an_explicit_signature():
+    with pytest.raises(TypeError, match="no_such_parameter"):
+        dumbbell(no_such_parameter=1)  # type: ignore[call-arg]
+
+
+def test_dumbbell_per_flow_rtts_controllers_and_bdp_queue():
+    # The sender's access link makes up each RTT: 2·(s_i + 5 ms + 10 ms + 5 ms) = rtt.
+    sc = dumbbell(3, rtt=["40ms", 0.08, "200ms"], cc=["reno", "cubic", {"kind": "vegas", "alpha": 2}],
+                  queue_bdp=1.0)
+    delays = [sc.doc["link"][1 + i]["delay"] for i in range(3)]
+    assert delays == ["5000000ns", "25000000ns", "85000000ns"]
+    assert [f["cc"] for f in sc.doc["flow"]] == ["reno", "cubic", {"kind": "vegas", "alpha": 2}]
+    # One BDP at the mean RTT (0.32 s / 3) of 100 Mb/s, in 1500-byte packets, rounded up.
+    assert sc.doc["link"][0]["queue"]["limit"] == 889
+    # Without lists the document is the core builder's (what it always was).
+    plain = dumbbell(n_flows=3, duration="1s")
+    assert plain.doc == json.loads(_core.dumbbell_doc(json.dumps({"n_flows": 3, "duration": "1s"})))
 
 
 def test_validate_raises_scenario_error_with_problems(invalid_scenario_file):

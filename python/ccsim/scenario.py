@@ -14,7 +14,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -263,16 +263,137 @@ def load(path: str | os.PathLike[str]) -> Scenario:
     return Scenario(doc, source)
 
 
-def dumbbell(**params: Any) -> Scenario:
-    """A dumbbell scenario: senders — router — bottleneck — router — receivers, one greedy
-    TCP flow per sender.
+#: Bytes a dumbbell packet adds to its payload on the wire (the TCP sender's default header).
+DUMBBELL_HEADER = 40
 
-    Parameters (all optional): ``n_flows``, ``bottleneck_rate`` ("100Mbps"),
-    ``bottleneck_delay`` ("10ms"), ``access_rate`` ("1Gbps"), ``access_delay`` ("5ms"),
-    ``queue_packets`` (333), ``duration`` ("100s"), ``seed`` (1), ``cc`` ("reno"),
-    ``recovery`` ("sack"), ``mss`` (1460), ``start_spread`` ("0s"), ``trace_interval``
-    ("100ms"), ``link_model`` ("fast"). Raises ``ValueError`` for unknown or bad parameters.
-    """
-    doc = json.loads(_core.dumbbell_doc(json.dumps(params, default=_json_default)))
-    args = ", ".join(f"{k}={v!r}" for k, v in params.items())
-    return Scenario(doc, f"dumbbell({args})")
+
+def dumbbell(
+    n_flows: int = 16,
+    *,
+    bottleneck_rate: str | float = "100Mbps",
+    bottleneck_delay: str | float = "10ms",
+    access_rate: str | float = "1Gbps",
+    access_delay: str | float = "5ms",
+    rtt: str | float | Sequence[str | float] | None = None,
+    queue_packets: int | None = None,
+    queue_bdp: float | None = None,
+    duration: str | float = "100s",
+    seed: int = 1,
+    cc: str | Mapping[str, Any] | Sequence[str | Mapping[str, Any]] = "reno",
+    recovery: str = "sack",
+    mss: int = 1460,
+    start_spread: str | float = "0s",
+    trace_interval: str | float = "100ms",
+    link_model: str = "fast",
+) -> Scenario:
+    """A dumbbell: senders ``s<i>`` — ``r1`` — bottleneck — ``r2`` — receivers ``d<i>``, one
+    greedy TCP flow ``f<i>`` per pair (the core's builder, ``ccsim_core::scenario::builders``).
+
+    Per flow, ``cc`` and ``rtt`` may be lists of ``n_flows`` entries (a controller name or
+    table; a two-way propagation delay). A flow's ``rtt`` is made by its sender's access link:
+    its one-way delay is ``rtt/2 − bottleneck_delay − access_delay`` (the receiver's access
+    link keeps ``access_delay``), so ``rtt`` must be at least ``2·(bottleneck_delay +
+    access_delay)``. Without ``rtt`` every flow's RTT is ``2·(2·access_delay +
+    bottleneck_delay)``.
+
+    The DropTail limit of every link is ``queue_packets`` (default 333), or ``queue_bdp``
+    bandwidth-delay products of the bottleneck at the flows' mean RTT, in packets of ``mss``
+    + 40 bytes (rounded up); give one of the two. Rates and durations are strings with units
+    or numbers (bit/s, seconds). Bad values raise ``ScenarioError`` naming the parameter
+    (``rtt[2]: …``); an unknown parameter is a ``TypeError``."""
+    params: dict[str, Any] = {
+        "n_flows": n_flows, "bottleneck_rate": bottleneck_rate, "bottleneck_delay": bottleneck_delay,
+        "access_rate": access_rate, "access_delay": access_delay, "rtt": rtt, "queue_packets": queue_packets,
+        "queue_bdp": queue_bdp, "duration": duration, "seed": seed, "cc": cc, "recovery": recovery, "mss": mss,
+        "start_spread": start_spread, "trace_interval": trace_interval, "link_model": link_model,
+    }
+    defaults = dumbbell.__kwdefaults__ or {}
+    given = {k: v for k, v in params.items() if k == "n_flows" and v != 16 or k != "n_flows" and v is not defaults.get(k)}
+    source = "dumbbell(" + ", ".join(f"{k}={v!r}" for k, v in given.items()) + ")"
+    return _build_dumbbell(params, source)
+
+
+def _build_dumbbell(p: dict[str, Any], source: str) -> Scenario:
+    from ccsim._units import delay_param, duration_s, duration_text, rate_bps, rate_param
+
+    problems: list[tuple[str, str]] = []
+    n = p["n_flows"]
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise scenario_error(source, [("n_flows", f"expected an integer >= 1, found {n!r}")])
+
+    def text(key: str, conv: Any) -> str:
+        try:
+            return conv(p[key], key)
+        except (TypeError, ValueError) as e:
+            problems.append((key, str(e).removeprefix(f"{key}: ")))
+            return ""
+
+    scalars = {k: text(k, rate_param) for k in ("bottleneck_rate", "access_rate")}
+    scalars |= {k: text(k, delay_param) for k in ("bottleneck_delay", "access_delay", "duration", "start_spread",
+                                                 "trace_interval")}
+
+    def per_flow(key: str, value: Any) -> list[Any] | None:
+        """A list of n_flows values, or None for one value for all."""
+        if isinstance(value, (str, Mapping)) or not isinstance(value, Sequence):
+            return None
+        if len(value) != n:
+            problems.append((key, f"{len(value)} values for {n} flows"))
+            return None
+        return list(value)
+
+    ccs = per_flow("cc", p["cc"])
+    rtts_in = per_flow("rtt", p["rtt"]) if p["rtt"] is not None else None
+    if p["queue_packets"] is not None and p["queue_bdp"] is not None:
+        problems.append(("queue_bdp", "give queue_packets or queue_bdp, not both"))
+    qp = p["queue_packets"]
+    if qp is not None and (isinstance(qp, bool) or not isinstance(qp, int) or qp < 1):
+        problems.append(("queue_packets", f"expected an integer >= 1, found {qp!r}"))
+    qb = p["queue_bdp"]
+    if qb is not None and (isinstance(qb, bool) or not isinstance(qb, (int, float)) or not qb > 0 or math.isinf(qb)):
+        problems.append(("queue_bdp", f"expected a number > 0, found {qb!r}"))
+    mss = p["mss"]
+    if isinstance(mss, bool) or not isinstance(mss, int) or mss < 1:
+        problems.append(("mss", f"expected an integer >= 1, found {mss!r}"))
+    if problems:
+        raise scenario_error(source, problems)
+
+    # Per-flow RTTs: the sender's access delay makes up the difference.
+    fixed = 2 * (duration_s(scalars["bottleneck_delay"]) + duration_s(scalars["access_delay"]))
+    sender_delays: list[float] | None = None
+    rtts = [fixed + 2 * duration_s(scalars["access_delay"])] * n
+    if p["rtt"] is not None:
+        wanted = rtts_in if rtts_in is not None else [p["rtt"]] * n
+        sender_delays, rtts = [], []
+        for i, r in enumerate(wanted):
+            where = f"rtt[{i}]" if rtts_in is not None else "rtt"
+            try:
+                secs = duration_s(delay_param(r, where))
+            except (TypeError, ValueError) as e:
+                problems.append((where, str(e).removeprefix(f"{where}: ")))
+                continue
+            if secs < fixed - 1e-15:
+                problems.append((where, f"{r!r} is shorter than the path's fixed part 2·(bottleneck_delay + "
+                                        f"access_delay) = {fixed * 1e3:g} ms"))
+                continue
+            sender_delays.append((secs - fixed) / 2)
+            rtts.append(secs)
+        if problems:
+            raise scenario_error(source, problems)
+    if qb is not None:
+        bdp_bytes = rate_bps(scalars["bottleneck_rate"]) * (sum(rtts) / n) / 8
+        qp = max(1, math.ceil(qb * bdp_bytes / (mss + DUMBBELL_HEADER) - 1e-9))
+    core = {"n_flows": n, **scalars, "queue_packets": qp if qp is not None else 333, "seed": p["seed"],
+            "cc": ccs[0] if ccs else p["cc"], "recovery": p["recovery"], "mss": mss, "link_model": p["link_model"]}
+    if not isinstance(core["cc"], str):
+        core["cc"] = "reno"  # a table is written into each flow below
+    try:
+        doc = json.loads(_core.dumbbell_doc(json.dumps(core, default=_json_default)))
+    except ValueError as e:  # the core's message names the field
+        raise scenario_error(source, [("", str(e).removeprefix("dumbbell parameters: "))]) from None
+    if sender_delays is not None:
+        for i, d in enumerate(sender_delays):
+            doc["link"][1 + i]["delay"] = duration_text(d)  # entry 1 + i is s<i>–r1
+    for i, f in enumerate(doc["flow"]):
+        c = ccs[i] if ccs else p["cc"]
+        f["cc"] = _copy.deepcopy(dict(c)) if isinstance(c, Mapping) else c
+    return Scenario(doc, source)
