@@ -17,8 +17,9 @@ from ccsim import topology  # ready-made networks: fat_tree, leaf_spine, parking
 from ccsim import traffic  # traffic matrices: permutation, all_to_all, incast, random_pairs, poisson
 from ccsim.netx import from_networkx, read_graphml
 from ccsim import sweep  # the module, callable as sweep.sweep (ccsim.sweep(base, grid=...))
+from ccsim.sweep_plot import plot_sweep  # a metric against a swept value, error bars over seeds
 
 __version__: str = _core.version()
 
 __all__ = ["load", "run", "dumbbell", "sweep", "examples", "topology", "traffic", "from_networkx", "read_graphml",
-           "Scenario", "Result", "ScenarioError", "SimError", "__version__"]
+           "plot_sweep", "Scenario", "Result", "ScenarioError", "SimError", "__version__"]
