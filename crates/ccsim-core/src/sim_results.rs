@@ -170,6 +170,7 @@ impl Simulation {
                     0.0
                 },
                 drops: l.stats.drops,
+                ecn_marks: l.stats.ecn_marks,
             });
         }
         let mut flows = Vec::with_capacity(sc.flows.len());
@@ -205,6 +206,8 @@ impl Simulation {
                     s.fast_recoveries = tx.stats.fast_recoveries;
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.connections;
+                    s.ecn_marks = rx.ce_received;
+                    s.ecn_reductions = tx.stats.ecn_reductions;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
                     for k in 1..=f.paths.len() {
                         s.paths.push(PathSummary {

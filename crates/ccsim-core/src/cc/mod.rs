@@ -17,6 +17,7 @@ pub mod bwe;
 pub mod cmt;
 pub mod coupled;
 pub mod cubic;
+pub mod dctcp;
 #[cfg(test)]
 pub mod example_aimd;
 pub mod fast;
@@ -146,6 +147,16 @@ pub trait CongestionControl {
     }
     /// Called when `next_timeout` is reached.
     fn on_timeout(&mut self, _now: SimTime) {}
+    /// ECN feedback of an ACK on a flow with ECN on, before `on_ack`: `acked` bytes newly
+    /// acknowledged, `ece` whether the ACK carried ECN-Echo. For controllers that measure
+    /// the extent of congestion (DCTCP's fraction of marked bytes, RFC 8257 §3.3).
+    fn on_ecn_feedback(&mut self, _acked: Bytes, _ece: bool) {}
+    /// The transport reduces the window for an ECN-Echo (once per window, RFC 3168
+    /// §6.1.2). `ev.kind` is `FastRetransmit`. By default the response to a loss found by
+    /// fast retransmit, as RFC 3168 §6.1.2 asks; nothing is retransmitted.
+    fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
+        self.on_congestion(ev)
+    }
 }
 
 /// A controller a TCP flow's `cc` can name: its declared parameters and how to build it.
@@ -166,6 +177,7 @@ pub const CONTROLLERS: &[&CcKind] = &[
     &westwood::KIND,
     &cubic::KIND,
     &fast::KIND,
+    &dctcp::KIND,
     #[cfg(test)]
     &example_aimd::KIND,
 ];
@@ -386,5 +398,11 @@ impl CongestionControl for AnyCc {
     }
     fn on_timeout(&mut self, now: SimTime) {
         each_cc!(self, c => c.on_timeout(now))
+    }
+    fn on_ecn_feedback(&mut self, acked: Bytes, ece: bool) {
+        each_cc!(self, c => c.on_ecn_feedback(acked, ece))
+    }
+    fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
+        each_cc!(self, c => c.on_ecn_echo(ev))
     }
 }

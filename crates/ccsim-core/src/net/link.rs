@@ -23,11 +23,11 @@
 use std::collections::VecDeque;
 
 use super::link_config::{LinkModel, LossSpec};
-use super::queue::{Occupancy, QueueDisc};
+use super::queue::{Admit, Occupancy, QueueDisc};
 use super::ring::Ring;
 use crate::engine::EventQueue;
 use crate::ids::{FlowId, LinkId, NodeId};
-use crate::packet::Packet;
+use crate::packet::{Packet, FLAG_CE};
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
 use crate::units::{Bytes, Dur, Rate, SimTime};
@@ -43,6 +43,8 @@ pub struct LinkStats {
     pub bytes_out: u64,
     /// Drops by cause.
     pub drops: DropCounts,
+    /// ECN-capable packets the queue marked CE instead of dropping (RFC 3168 §5).
+    pub ecn_marks: u64,
 }
 
 /// A packet on a fast link, for accounting.
@@ -52,7 +54,12 @@ struct Slot {
     finish: SimTime,
     arrive: SimTime,
     size: u32,
+    /// The queue marked it CE (counted in `ecn_marks`; undone by `finish` if it entered
+    /// after the end). Fits in the slot's padding: the slot stays 32 bytes.
+    marked: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 32);
 
 #[derive(Debug)]
 struct FastPipe {
@@ -77,10 +84,25 @@ struct PerHopPipe {
     idle_since: SimTime,
 }
 
+/// The dequeue-time model of a link whose discipline decides when a packet leaves the
+/// queue (CoDel): the discipline holds the waiting packets; a transmission-end event takes
+/// the next one. This is the per-hop model with the discipline's queue in place of the
+/// FIFO, whatever `link_model` says.
+#[derive(Debug)]
+struct SchedPipe {
+    in_service: Option<Packet>,
+    wire: VecDeque<Packet>,
+    idle_since: SimTime,
+    /// Packets the discipline dropped at dequeue, for the simulation to charge to their
+    /// flows (`Link::take_dequeue_drops`).
+    drops: Vec<(Packet, DropCause)>,
+}
+
 #[derive(Debug)]
 enum Pipe {
     Fast(FastPipe),
     PerHop(PerHopPipe),
+    Sched(SchedPipe),
 }
 
 /// A link's loss model. The scripted list is boxed so that the enum has a plain tag: the
@@ -183,6 +205,12 @@ impl Link {
             }
         };
         let pipe = match model {
+            _ if matches!(disc, QueueDisc::Codel(_)) => Pipe::Sched(SchedPipe {
+                in_service: None,
+                wire: VecDeque::with_capacity(64),
+                idle_since: SimTime::ZERO,
+                drops: Vec::new(),
+            }),
             LinkModel::Fast => Pipe::Fast(FastPipe {
                 ring: Ring::with_capacity(64),
                 done: 0,
@@ -238,6 +266,9 @@ impl Link {
                 Pipe::PerHop(p) => {
                     (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64
                 }
+                Pipe::Sched(p) => {
+                    (self.queued() + p.in_service.is_some() as usize + p.wire.len()) as u64
+                }
             };
         }
         self.up = up;
@@ -285,8 +316,24 @@ impl Link {
                     + p.late_drops.capacity() * size_of::<(SimTime, DropCause, FlowId)>()
             }
             Pipe::PerHop(p) => (p.waiting.capacity() + p.wire.capacity()) * size_of::<Packet>(),
+            Pipe::Sched(p) => {
+                let q = match &self.disc {
+                    QueueDisc::Codel(c) => c.memory_bytes() as usize,
+                    _ => 0,
+                };
+                q + p.wire.capacity() * size_of::<Packet>()
+            }
         };
         bytes as u64
+    }
+
+    /// Packets waiting in a dequeue-time discipline's queue (0 for the other links, whose
+    /// pipes hold their waiting packets).
+    fn queued(&self) -> usize {
+        match &self.disc {
+            QueueDisc::Codel(c) => c.len(),
+            _ => 0,
+        }
     }
 
     /// Whether the link uses the fast model.
@@ -363,6 +410,11 @@ impl Link {
                 bytes: p.held_bytes,
                 idle_since: p.idle_since,
             },
+            Pipe::Sched(p) => Occupancy {
+                packets: p.in_service.is_some() as u64,
+                bytes: p.in_service.map_or(0, |s| s.size as u64),
+                idle_since: p.idle_since,
+            },
         }
     }
 
@@ -378,7 +430,7 @@ impl Link {
                         .disc
                         .admits_within(size, (f.ring.len() - f.done) as u64, f.held_bytes)
             }
-            Pipe::PerHop(_) => false,
+            Pipe::PerHop(_) | Pipe::Sched(_) => false,
         }
     }
 
@@ -394,6 +446,14 @@ impl Link {
                 p.waiting.len() as u64 + p.in_service.is_some() as u64,
                 p.held_bytes,
             ),
+            Pipe::Sched(p) => {
+                let (n, b) = match &self.disc {
+                    QueueDisc::Codel(c) => (c.len() as u64, c.bytes()),
+                    _ => (0, 0),
+                };
+                let s = p.in_service.map_or(0, |s| s.size as u64);
+                (n + p.in_service.is_some() as u64, b + s)
+            }
         }
     }
 
@@ -421,13 +481,14 @@ impl Link {
     /// Offer a packet entering the link at `at` (`at ≥ now`; `at > now` only for a
     /// chained link). On success returns its arrival time at the far end; the caller then
     /// either chains it on or calls `deliver_at`. In the per-hop model the link keeps the
-    /// packet and schedules its own events (the returned time is not used).
+    /// packet and schedules its own events (the returned time is not used). A queue that
+    /// marks instead of dropping sets the packet's CE bit (RFC 3168 §5).
     #[inline(always)]
     pub fn offer(
         &mut self,
         now: SimTime,
         at: SimTime,
-        pkt: &Packet,
+        pkt: &mut Packet,
         events: &mut EventQueue,
     ) -> Result<SimTime, DropCause> {
         self.stats.packets_in += 1;
@@ -435,18 +496,26 @@ impl Link {
             self.stats.drops.add(DropCause::LinkDown);
             return Err(DropCause::LinkDown);
         }
+        if let Pipe::Sched(_) = self.pipe {
+            return self.offer_sched(now, pkt, events);
+        }
         let verdict = match self.loss_verdict(pkt) {
             Some(c) => Err(c),
             // Admitted whatever it holds (DropTail far from its limit): no exact count.
             // The cursor and its counters catch up at the next counted offer or sweep,
             // as after an idle link's offer.
-            None if self.admitted_uncounted(pkt.size as u64) => Ok(()),
+            None if self.admitted_uncounted(pkt.size as u64) => Ok(Admit::Enqueue),
             None => {
                 let occ = self.admission_occupancy(now, at);
                 self.disc
-                    .admit(at, pkt.size as u64, occ, &mut self.queue_rng)
+                    .admit(at, pkt.size as u64, pkt.is_ect(), occ, &mut self.queue_rng)
             }
         };
+        let marked = verdict == Ok(Admit::MarkCe);
+        if marked {
+            pkt.flags |= FLAG_CE;
+            self.stats.ecn_marks += 1;
+        }
         if let Err(cause) = verdict {
             self.stats.drops.add(cause);
             if at > now {
@@ -471,6 +540,7 @@ impl Link {
                     finish,
                     arrive,
                     size: pkt.size,
+                    marked,
                 });
                 Ok(arrive)
             }
@@ -484,6 +554,63 @@ impl Link {
                 }
                 Ok(SimTime::NEVER)
             }
+            Pipe::Sched(_) => unreachable!("dequeue-time links are offered in offer_sched"),
+        }
+    }
+
+    /// `offer` on a dequeue-time link (`now == at`: such links are never chained): the
+    /// loss model, then the discipline's queue; an idle transmitter takes the head at once.
+    #[cold]
+    fn offer_sched(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        events: &mut EventQueue,
+    ) -> Result<SimTime, DropCause> {
+        if let Some(cause) = self.loss_verdict(pkt) {
+            self.stats.drops.add(cause);
+            return Err(cause);
+        }
+        let (Pipe::Sched(p), QueueDisc::Codel(c)) = (&mut self.pipe, &mut self.disc) else {
+            unreachable!("a dequeue-time pipe holds a dequeue-time discipline");
+        };
+        if let Err(cause) = c.enqueue(now, *pkt, p.in_service.is_some() as u64) {
+            self.stats.drops.add(cause);
+            return Err(cause);
+        }
+        if p.in_service.is_none() {
+            self.start_next(now, events);
+        }
+        Ok(SimTime::NEVER)
+    }
+
+    /// (Dequeue-time model.) The transmitter is free at `now`: the discipline hands over
+    /// the next packet (dropping or marking on the way).
+    fn start_next(&mut self, now: SimTime, events: &mut EventQueue) {
+        let (Pipe::Sched(p), QueueDisc::Codel(c)) = (&mut self.pipe, &mut self.disc) else {
+            return;
+        };
+        let before = p.drops.len();
+        let next = c.dequeue(now, &mut p.drops, &mut self.stats.ecn_marks);
+        for &(_, cause) in &p.drops[before..] {
+            self.stats.drops.add(cause);
+        }
+        match next {
+            Some(n) => {
+                p.in_service = Some(n);
+                events.push_tx_done(now + self.rate.tx_time(Bytes(n.size as u64)), self.id);
+            }
+            None => p.idle_since = now,
+        }
+    }
+
+    /// Packets a dequeue-time discipline dropped since the last call, for the simulation to
+    /// charge to their flows (their link counts are already made).
+    #[inline]
+    pub fn take_dequeue_drops(&mut self) -> Vec<(Packet, DropCause)> {
+        match &mut self.pipe {
+            Pipe::Sched(p) if !p.drops.is_empty() => std::mem::take(&mut p.drops),
+            _ => Vec::new(),
         }
     }
 
@@ -525,6 +652,16 @@ impl Link {
             } else {
                 p.idle_since = now;
             }
+        } else if let Pipe::Sched(p) = &mut self.pipe {
+            let pkt = p
+                .in_service
+                .take()
+                .expect("tx done without a packet in service");
+            self.stats.packets_out += 1;
+            self.stats.bytes_out += pkt.size as u64;
+            p.wire.push_back(pkt);
+            events.push_arrival(now + self.delay, self.id);
+            self.start_next(now, events);
         }
     }
 
@@ -547,6 +684,10 @@ impl Link {
                 events.pop_top();
                 p.wire.pop_front().expect("arrival from an empty wire")
             }
+            Pipe::Sched(p) => {
+                events.pop_top();
+                p.wire.pop_front().expect("arrival from an empty wire")
+            }
         }
     }
 
@@ -563,6 +704,7 @@ impl Link {
                     if e.enter > end {
                         // Entered after the end (chained): it is still upstream.
                         self.stats.packets_in -= 1;
+                        self.stats.ecn_marks -= e.marked as u64;
                         if counted_out {
                             self.stats.packets_out -= 1;
                             self.stats.bytes_out -= e.size as u64;
@@ -594,6 +736,16 @@ impl Link {
                 (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64,
                 Vec::new(),
             ),
+            Pipe::Sched(p) => {
+                let queued = match &self.disc {
+                    QueueDisc::Codel(c) => c.len(),
+                    _ => 0,
+                };
+                (
+                    (queued + p.in_service.is_some() as usize + p.wire.len()) as u64,
+                    Vec::new(),
+                )
+            }
         }
     }
 }

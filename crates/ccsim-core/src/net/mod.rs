@@ -1,5 +1,6 @@
 //! The network: links (queue + pipe), queue disciplines, static routing and pinned paths.
 
+pub mod codel;
 pub mod droptail;
 pub mod dv;
 pub mod link;
@@ -9,6 +10,7 @@ pub mod queue;
 pub mod red;
 pub mod ring;
 pub mod routing;
+pub mod step;
 
 pub use link::Link;
-pub use queue::{Occupancy, QueueDisc};
+pub use queue::{Admit, Occupancy, QueueDisc};

@@ -4,8 +4,10 @@
 //! occupancy (arithmetically in the fast model, by counting in the per-hop model) and asks
 //! the discipline, which is a pure state machine: no clock, no events.
 
+use super::codel::{Codel, CodelSpec};
 use super::droptail::DropTail;
 use super::red::{Red, RedSpec};
+use super::step::{StepMark, StepSpec};
 use crate::params::{Kind, Kinds};
 use crate::results::DropCause;
 use crate::rng::SimRng;
@@ -36,12 +38,26 @@ pub enum QueueSpec {
     /// Random Early Detection (Floyd & Jacobson 1993) with ns-2's defaults.
     #[serde(rename = "red")]
     Red(RedSpec),
+    /// DCTCP's step marker: CE when the instantaneous queue exceeds K (RFC 8257 §3.1).
+    #[serde(rename = "step")]
+    Step(StepSpec),
+    /// CoDel (RFC 8289): drops at dequeue on a standing sojourn time.
+    #[serde(rename = "codel")]
+    Codel(CodelSpec),
+}
+
+impl QueueSpec {
+    /// Whether the discipline decides when a packet leaves the queue (CoDel): its link then
+    /// runs the dequeue-time model (`net::link`, `Pipe::Sched`).
+    pub fn decides_at_dequeue(&self) -> bool {
+        matches!(self, QueueSpec::Codel(_))
+    }
 }
 
 /// The queue disciplines a link's `queue` can name.
 pub const QUEUE_KINDS: Kinds = Kinds {
     what: "queue kind",
-    list: || vec![&super::droptail::KIND, &super::red::KIND],
+    list: || vec![&super::droptail::KIND, &super::red::KIND, &super::step::KIND, &super::codel::KIND],
     note: "",
     number: None,
 };
@@ -69,6 +85,16 @@ impl Occupancy {
     }
 }
 
+/// What a discipline does with an admitted packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admit {
+    /// Queue it as it is.
+    Enqueue,
+    /// Queue it with its CE codepoint set (an ECN-capable packet the discipline would
+    /// otherwise have dropped, RFC 3168 §5).
+    MarkCe,
+}
+
 /// The queue disciplines (enum dispatch: no boxing on the hot path).
 #[derive(Clone, Debug)]
 pub enum QueueDisc {
@@ -76,6 +102,10 @@ pub enum QueueDisc {
     DropTail(DropTail),
     /// Random Early Detection.
     Red(Red),
+    /// Step-threshold ECN marker.
+    Step(StepMark),
+    /// CoDel, which owns its queue and decides at dequeue (the link's `Pipe::Sched`).
+    Codel(Box<Codel>),
 }
 
 impl QueueDisc {
@@ -86,22 +116,28 @@ impl QueueDisc {
     pub fn admits_within(&self, size: u64, max_packets: u64, max_bytes: u64) -> bool {
         match self {
             QueueDisc::DropTail(q) => q.fits(size, max_packets, max_bytes),
-            QueueDisc::Red(_) => false,
+            QueueDisc::Red(_) | QueueDisc::Step(_) | QueueDisc::Codel(_) => false,
         }
     }
 
-    /// Admit a packet of `size` bytes arriving at `now`, or say why it is dropped.
+    /// Admit a packet of `size` bytes arriving at `now` (`ect`: it is ECN-capable), possibly
+    /// marking it, or say why it is dropped.
     #[inline]
     pub fn admit(
         &mut self,
         now: SimTime,
         size: u64,
+        ect: bool,
         occ: Occupancy,
         rng: &mut SimRng,
-    ) -> Result<(), DropCause> {
+    ) -> Result<Admit, DropCause> {
         match self {
-            QueueDisc::DropTail(q) => q.admit(size, occ),
-            QueueDisc::Red(q) => q.admit(now, size, occ, rng),
+            QueueDisc::DropTail(q) => q.admit(size, occ).map(|()| Admit::Enqueue),
+            QueueDisc::Red(q) => q.admit(now, size, ect, occ, rng),
+            QueueDisc::Step(q) => q.admit(ect, occ),
+            // Never asked: a CoDel link enqueues through `Codel::enqueue` and decides at
+            // dequeue (`Link::offer_sched`).
+            QueueDisc::Codel(_) => Ok(Admit::Enqueue),
         }
     }
 }

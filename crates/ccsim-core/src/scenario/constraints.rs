@@ -65,6 +65,18 @@ pub(crate) fn transport(cx: &mut Cx, path: &str, t: &Resolved) {
             }
         }
     }
+    // RFC 8257 §3.2: DCTCP's α counts marked bytes, which needs the per-packet echo.
+    if sub("cc").is_some_and(|c| c.kind.map(|k| k.name) == Some("dctcp")) {
+        let ecn = t.value("ecn");
+        if t.get("ecn").is_some_and(|e| !e.bad) && ecn.as_str() != Some("dctcp") {
+            cx.err(
+                &join(path, "ecn"),
+                format!(
+                    "cc = \"dctcp\" needs ecn = \"dctcp\" (its per-packet echo, RFC 8257 §3.2), found {ecn}; leave ecn out to get it"
+                ),
+            );
+        }
+    }
     if let Some(s) = sub("sctp") {
         if let Some((o, m)) = pair(s, "overhead", "mtu") {
             if let (Some(o), Some(m)) = (o.as_u64(), m.as_u64()) {

@@ -1,6 +1,7 @@
 //! TCP: sender, receiver, RTO estimator and SACK scoreboard.
 
 pub mod config;
+pub mod ecn;
 pub mod path_select;
 pub mod receiver;
 pub mod rto;

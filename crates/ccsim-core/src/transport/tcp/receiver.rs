@@ -8,7 +8,11 @@
 //! that segment was a retransmission so the sender can apply Karn's rule.
 
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX, MAX_SACK_BLOCKS};
+use super::ecn::{EcnMode, EcnReceiver};
+use crate::packet::{
+    Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX,
+    MAX_SACK_BLOCKS,
+};
 use crate::units::{Dur, SimTime};
 
 /// TCP receiver state.
@@ -45,6 +49,10 @@ pub struct TcpReceiver {
     /// Data segments that arrived on another path than their connection's first segment
     /// (an invariant check: MATCP keeps each connection on one path, so this stays 0).
     pub off_path_segments: u64,
+    /// ECN echo state (RFC 3168 §6.1.3 or RFC 8257 §3.2).
+    ecn: EcnReceiver,
+    /// Data segments received with CE set.
+    pub ce_received: u64,
 }
 
 impl TcpReceiver {
@@ -80,7 +88,15 @@ impl TcpReceiver {
             path: 0,
             bytes_by_path: Vec::new(),
             off_path_segments: 0,
+            ecn: EcnReceiver::default(),
+            ce_received: 0,
         }
+    }
+
+    /// Echo congestion marks as `mode` says (RFC 3168 or DCTCP's per-packet echo).
+    pub fn with_ecn(mut self, mode: EcnMode) -> TcpReceiver {
+        self.ecn = EcnReceiver::new(mode);
+        self
     }
 
     /// Send at most `n` SACK blocks per ACK.
@@ -147,9 +163,18 @@ impl TcpReceiver {
             self.delack_deadline = None;
             self.echo = None;
             self.path = pkt.path;
+            self.ecn.restart();
         } else if pkt.path != self.path {
             self.off_path_segments += 1;
         }
+        let ce = pkt.flags & FLAG_CE != 0;
+        self.ce_received += ce as u64;
+        // RFC 8257 §3.2: a change of CE state with a delayed ACK pending acknowledges the
+        // segments held so far at once, with the old state.
+        if self.ecn.flush_before(ce, self.delack_deadline.is_some()) {
+            self.send_ack(out);
+        }
+        self.ecn.on_data(ce, pkt.flags & FLAG_CWR != 0);
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
         }
@@ -255,6 +280,9 @@ impl TcpReceiver {
             }
         }
         p.nsack = n as u8;
+        if self.ecn.ece() {
+            p.flags |= FLAG_ECE;
+        }
         self.unacked = 0;
         self.delack_deadline = None;
         out.push(p);

@@ -7,6 +7,7 @@
 //! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1) is chosen independently.
 
 use super::config::{RecoverySpec, TcpSpec};
+use super::ecn::EcnSender;
 use super::path_select::{FlowOutcome, PathSelector};
 use super::rto::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -15,7 +16,7 @@ use crate::cc::{
     AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
+use crate::packet::{Packet, PacketKind, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
@@ -33,6 +34,8 @@ pub struct SenderStats {
     pub connections: u64,
     /// When the first connection opened.
     pub first_open: Option<SimTime>,
+    /// Window reductions for ECN-Echo (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
 }
 
 /// Fast-recovery state (RFC 5681 §3.2, RFC 6582, RFC 6675).
@@ -96,6 +99,8 @@ pub struct TcpSender {
     path: u8,
     /// The current connection's counters, for the selector.
     conn_outcome: FlowOutcome,
+    /// ECN marking and reaction (RFC 3168 §6.1).
+    ecn: EcnSender,
 }
 
 impl TcpSender {
@@ -108,6 +113,7 @@ impl TcpSender {
         app: SenderApp,
     ) -> TcpSender {
         let cc = Self::fresh_cc(&cfg);
+        let ecn = EcnSender::new(cfg.ecn);
         TcpSender {
             flow,
             dst,
@@ -138,6 +144,7 @@ impl TcpSender {
             selector: None,
             path: 0,
             conn_outcome: FlowOutcome::default(),
+            ecn,
         }
     }
 
@@ -317,6 +324,7 @@ impl TcpSender {
         self.round_start = now;
         self.round_min_rtt = None;
         self.round_delivered = self.delivered;
+        self.ecn.restart();
     }
 
     /// The application stops the connection: nothing more is sent (an on/off source's ON
@@ -399,6 +407,7 @@ impl TcpSender {
         } else {
             self.sb.push_sent();
         }
+        p.flags |= self.ecn.data_flags(retx);
         self.stats.data_sent += 1;
         // RFC 6298 §5.1: start the timer when sending if it is not running.
         if self.rto_deadline.is_none() {
@@ -554,6 +563,10 @@ impl TcpSender {
                 self.enter_recovery(now, out);
             }
         }
+        let ece = pkt.flags & FLAG_ECE != 0;
+        if self.ecn.enabled() {
+            self.cc.on_ecn_feedback(Bytes(acked_bytes), ece);
+        }
         let ev = AckEvent {
             now,
             acked: Bytes(acked_bytes),
@@ -578,6 +591,18 @@ impl TcpSender {
             self.round_end = self.sb.end().max(ack + 1);
             self.round_start = now;
             self.round_delivered = self.delivered;
+        }
+        // RFC 3168 §6.1.2: reduce once per window for ECN-Echo, after the controller saw
+        // this ACK and its round (DCTCP's α is then up to date, as in Linux tcp_dctcp.c).
+        if ece && self.ecn.on_ack(true, self.una, self.sb.end(), self.phase != Phase::Open) {
+            self.stats.ecn_reductions += 1;
+            let mss = self.mss();
+            self.cc.on_ecn_echo(&CongestionEvent {
+                now,
+                kind: CongestionKind::FastRetransmit,
+                flight_size: Bytes((self.sb.end() - self.una) * mss),
+                mss: Bytes(mss),
+            });
         }
         if self.app.total_bytes().is_some() && !self.app_has(self.una) {
             // Everything acknowledged: the transfer is complete.
@@ -684,6 +709,7 @@ impl TcpSender {
     fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         let mss = self.mss();
         self.signal_congestion(now, CongestionKind::FastRetransmit);
+        self.ecn.on_loss_reduction(self.sb.end());
         self.stats.fast_recoveries += 1;
         let recover = self.sb.end();
         self.phase = Phase::Recovery {
@@ -713,6 +739,7 @@ impl TcpSender {
     fn on_rto(&mut self, now: SimTime) {
         self.stats.timeouts += 1;
         self.signal_congestion(now, CongestionKind::Timeout);
+        self.ecn.on_loss_reduction(self.sb.end());
         self.rtt.back_off();
         self.phase = Phase::AfterTimeout {
             recover: self.sb.end(),
