@@ -13,12 +13,12 @@ use crate::cc::AnyCc;
 use crate::engine::{Event, EventQueue};
 use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
+use crate::net::codel::Codel;
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
 use crate::net::pinned::{FlowPaths, PinnedPaths};
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
-use crate::net::codel::Codel;
 use crate::net::step::StepMark;
 use crate::net::{Link, QueueDisc};
 use crate::packet::{Packet, PacketKind};
@@ -287,16 +287,10 @@ impl Simulation {
                         tx_ep = tx_ep.with_selector(PathSelector::new(sel, f.paths.len(), rng));
                     }
                     endpoints.push(Endpoint::TcpSender(tx_ep));
-                    endpoints.push(Endpoint::TcpReceiver(TcpReceiver::new(
-                        fid,
-                        src,
-                        tx,
-                        t.mss,
-                        t.header,
-                        t.delayed_ack,
-                        total,
-                    )
-                    .with_ecn(t.ecn)));
+                    endpoints.push(Endpoint::TcpReceiver(
+                        TcpReceiver::new(fid, src, tx, t.mss, t.header, t.delayed_ack, total)
+                            .with_ecn(t.ecn),
+                    ));
                 }
                 TransportSpec::Arc(a) => {
                     let app = SenderApp::new(&a.app, rng);

@@ -76,7 +76,9 @@ fn standing_ms(d: &[f64], samples_per_window: usize) -> Vec<f64> {
 #[test]
 fn codel_holds_the_standing_queue_near_its_target() {
     let codel = QueueSpec::Codel(CodelSpec::default());
-    let r = Simulation::new(dumbbell_with(codel, 4, 60.0, EcnMode::Off)).unwrap().finish();
+    let r = Simulation::new(dumbbell_with(codel, 4, 60.0, EcnMode::Off))
+        .unwrap()
+        .finish();
     assert!(r.conservation.holds());
     let d = queue_delay_ms(&r, 10.0);
     let (p50, p90) = (percentile(&d, 0.5), percentile(&d, 0.9));
@@ -88,14 +90,19 @@ fn codel_holds_the_standing_queue_near_its_target() {
     // target (5 ms). The samples include the packet in transmission (1.2 ms at 10 Mb/s)
     // and the Reno sawtooth above the standing queue.
     assert!(s50 > 2.5 && s50 < 7.5, "median standing queue {s50:.2} ms");
-    assert!(p50 < 15.0 && p90 < 25.0, "delay p50 {p50:.2} ms, p90 {p90:.2} ms");
+    assert!(
+        p50 < 15.0 && p90 < 25.0,
+        "delay p50 {p50:.2} ms, p90 {p90:.2} ms"
+    );
     assert!(aqm > 0 && r.links[0].drops.0[DropCause::QueueOverflow as usize] == 0);
     assert!(r.links[0].utilisation > 0.9, "{}", r.links[0].utilisation);
     // The same flows behind a DropTail queue of the same size fill it.
     let tail = QueueSpec::DropTail {
         limit: QueueLimit::Packets(1000),
     };
-    let r = Simulation::new(dumbbell_with(tail, 4, 60.0, EcnMode::Off)).unwrap().finish();
+    let r = Simulation::new(dumbbell_with(tail, 4, 60.0, EcnMode::Off))
+        .unwrap()
+        .finish();
     let d = queue_delay_ms(&r, 10.0);
     eprintln!("droptail: p50 {:.2} ms", percentile(&d, 0.5));
     assert!(percentile(&d, 0.5) > 10.0 * p50);
@@ -107,13 +114,22 @@ fn codel_with_ecn_marks_instead_of_dropping() {
         ecn: true,
         ..CodelSpec::default()
     });
-    let r = Simulation::new(dumbbell_with(codel, 4, 30.0, EcnMode::Rfc3168)).unwrap().finish();
+    let r = Simulation::new(dumbbell_with(codel, 4, 30.0, EcnMode::Rfc3168))
+        .unwrap()
+        .finish();
     assert!(r.conservation.holds());
     let d = queue_delay_ms(&r, 10.0);
     let s50 = percentile(&standing_ms(&d, 10), 0.5);
-    eprintln!("codel ecn: standing p50 {s50:.2} ms, marks {} drops {:?}", r.links[0].ecn_marks, r.links[0].drops);
+    eprintln!(
+        "codel ecn: standing p50 {s50:.2} ms, marks {} drops {:?}",
+        r.links[0].ecn_marks, r.links[0].drops
+    );
     assert!(r.links[0].ecn_marks > 0);
-    assert_eq!(r.links[0].drops.0[DropCause::Aqm as usize], 0, "ECT data is marked; only retransmissions could be dropped, and there are none");
+    assert_eq!(
+        r.links[0].drops.0[DropCause::Aqm as usize],
+        0,
+        "ECT data is marked; only retransmissions could be dropped, and there are none"
+    );
     assert!(s50 > 2.5 && s50 < 7.5, "{s50}");
     assert!(r.flows.iter().all(|f| f.ecn_reductions > 0));
 }
@@ -133,9 +149,16 @@ fn codel_runs_the_same_in_both_link_models_and_refuses_two_threads() {
         serde_json::to_string(&r).unwrap()
     };
     assert_eq!(key(&ra), key(&rb));
-    assert_eq!(column(&ra.series.links, "queue_bytes"), column(&rb.series.links, "queue_bytes"));
+    assert_eq!(
+        column(&ra.series.links, "queue_bytes"),
+        column(&rb.series.links, "queue_bytes")
+    );
     a.threads = 2;
     let rc = Simulation::new(a).unwrap().finish();
-    assert!(rc.warnings.iter().any(|w| w.contains("codel")), "{:?}", rc.warnings);
+    assert!(
+        rc.warnings.iter().any(|w| w.contains("codel")),
+        "{:?}",
+        rc.warnings
+    );
     assert_eq!(key(&ra), key(&rc));
 }

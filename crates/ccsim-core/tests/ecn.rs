@@ -138,7 +138,10 @@ fn dctcp_queue_oscillates_around_k_with_the_predicted_amplitude() {
         // Marks, not losses, keep it there.
         assert_eq!(r.links[0].drops.total(), 0, "{ctx}");
         assert!(r.links[0].ecn_marks > 0, "{ctx}");
-        assert!(r.flows.iter().all(|f| f.retransmissions == 0 && f.ecn_reductions > 0));
+        assert!(r
+            .flows
+            .iter()
+            .all(|f| f.retransmissions == 0 && f.ecn_reductions > 0));
     }
 }
 
@@ -149,12 +152,20 @@ fn dctcp_keeps_the_link_full_for_k_above_c_rtt_over_7_and_not_far_below() {
     assert!(20.0 > bdp / 7.0);
     let empty = s.q.iter().filter(|q| **q == 0.0).count();
     assert_eq!(empty, 0, "the queue never drains above the bound");
-    assert!(s.goodput_bps > 0.995 * CAPACITY_GOODPUT, "{}", s.goodput_bps);
+    assert!(
+        s.goodput_bps > 0.995 * CAPACITY_GOODPUT,
+        "{}",
+        s.goodput_bps
+    );
     // K = 2 is far below it: Q_min = K + N − A < 0 predicts idle periods.
     let (s, bdp, _) = run_dctcp(2, 2);
     assert!((2 + 2) as f64 - predicted_amplitude(2, bdp, 2) < 0.0);
     let empty = s.q.iter().filter(|q| **q == 0.0).count();
-    assert!(empty as f64 > 0.01 * s.q.len() as f64, "{empty} of {}", s.q.len());
+    assert!(
+        empty as f64 > 0.01 * s.q.len() as f64,
+        "{empty} of {}",
+        s.q.len()
+    );
     assert!(s.goodput_bps < 0.99 * CAPACITY_GOODPUT, "{}", s.goodput_bps);
 }
 
@@ -171,16 +182,28 @@ fn rfc3168_reno_reacts_to_marks_once_per_window_without_losses() {
     for f in &r.flows {
         assert_eq!(f.retransmissions, 0, "{}", f.name);
         assert!(f.ecn_reductions > 10, "{}: {}", f.name, f.ecn_reductions);
-        assert!(f.ecn_reductions * 5 < f.ecn_marks, "{}: {} {}", f.name, f.ecn_reductions, f.ecn_marks);
+        assert!(
+            f.ecn_reductions * 5 < f.ecn_marks,
+            "{}: {} {}",
+            f.name,
+            f.ecn_reductions,
+            f.ecn_marks
+        );
     }
     // The flows' marked segments are the link's marks (the ACK path marks nothing).
     let flow_marks: u64 = r.flows.iter().map(|f| f.ecn_marks).sum();
     assert!(flow_marks <= r.links[0].ecn_marks);
-    assert!(flow_marks + 2 * 60 >= r.links[0].ecn_marks, "{flow_marks} {}", r.links[0].ecn_marks);
+    assert!(
+        flow_marks + 2 * 60 >= r.links[0].ecn_marks,
+        "{flow_marks} {}",
+        r.links[0].ecn_marks
+    );
     // Reno halves where DCTCP cuts by α/2: DCTCP keeps a fuller pipe at small K.
     let (s, _, _) = run_dctcp(2, 5);
     let reno = steady(&r, 0.3);
-    assert!(reno.q.iter().filter(|q| **q == 0.0).count() > s.q.iter().filter(|q| **q == 0.0).count());
+    assert!(
+        reno.q.iter().filter(|q| **q == 0.0).count() > s.q.iter().filter(|q| **q == 0.0).count()
+    );
 }
 
 #[test]
@@ -192,7 +215,10 @@ fn flows_without_ecn_are_dropped_where_ect_ones_are_marked() {
     assert_eq!(r.links[0].ecn_marks, 0);
     assert!(r.links[0].drops.0[DropCause::Aqm as usize] > 0);
     assert_eq!(r.links[0].drops.0[DropCause::QueueOverflow as usize], 0);
-    assert!(r.flows.iter().all(|f| f.ecn_marks == 0 && f.retransmissions > 0));
+    assert!(r
+        .flows
+        .iter()
+        .all(|f| f.ecn_marks == 0 && f.retransmissions > 0));
 }
 
 #[test]
@@ -246,7 +272,10 @@ app = "bulk"
 "#;
     let e = ccsim_core::scenario::from_toml_str(doc, "t.toml").unwrap_err();
     let msg = e.to_string();
-    assert!(msg.contains("flow[0].ecn") && msg.contains("needs ecn = \"dctcp\""), "{msg}");
+    assert!(
+        msg.contains("flow[0].ecn") && msg.contains("needs ecn = \"dctcp\""),
+        "{msg}"
+    );
     // Left out, it follows the controller.
     let ok = doc.replace("ecn = \"rfc3168\"\n", "");
     let sc = ccsim_core::scenario::from_toml_str(&ok, "t.toml").unwrap();
@@ -255,5 +284,3 @@ app = "bulk"
         _ => unreachable!(),
     }
 }
-
-

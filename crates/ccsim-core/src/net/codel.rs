@@ -325,9 +325,18 @@ mod tests {
         assert!(at.len() >= 4, "{at:?}");
         // drop_next = 105 + 100/√1, then + 100/√2, + 100/√3 (ms; drops happen at the next
         // dequeue on the 1 ms grid).
-        let law = [105.0, 205.0, 205.0 + 100.0 / 2f64.sqrt(), 205.0 + 100.0 / 2f64.sqrt() + 100.0 / 3f64.sqrt()];
+        let law = [
+            105.0,
+            205.0,
+            205.0 + 100.0 / 2f64.sqrt(),
+            205.0 + 100.0 / 2f64.sqrt() + 100.0 / 3f64.sqrt(),
+        ];
         for (k, expect) in law.iter().enumerate() {
-            assert!((at[k] as f64 - expect.ceil()).abs() <= 1.0, "drop {k} at {} ms, law {expect:.1}: {at:?}", at[k]);
+            assert!(
+                (at[k] as f64 - expect.ceil()).abs() <= 1.0,
+                "drop {k} at {} ms, law {expect:.1}: {at:?}",
+                at[k]
+            );
         }
     }
 

@@ -57,7 +57,14 @@ impl QueueSpec {
 /// The queue disciplines a link's `queue` can name.
 pub const QUEUE_KINDS: Kinds = Kinds {
     what: "queue kind",
-    list: || vec![&super::droptail::KIND, &super::red::KIND, &super::step::KIND, &super::codel::KIND],
+    list: || {
+        vec![
+            &super::droptail::KIND,
+            &super::red::KIND,
+            &super::step::KIND,
+            &super::codel::KIND,
+        ]
+    },
     note: "",
     number: None,
 };

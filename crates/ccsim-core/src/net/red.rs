@@ -354,7 +354,8 @@ mod tests {
         );
         // The average is in bytes: one arrival at 10 waiting packets adds w_q · 15 000 B.
         let mut red = Red::new(RedParams::resolve(&s, Rate::mbps(40), Dur::from_millis(65)));
-        red.admit(SimTime(0), 1500, false, busy(11), &mut rng).unwrap();
+        red.admit(SimTime(0), 1500, false, busy(11), &mut rng)
+            .unwrap();
         assert!((red.avg() - 0.002 * 15_000.0).abs() < 1e-9);
         // Byte mode: a 1500-byte arrival is dropped with 3 times the probability of a 500-byte
         // one at the same average (measured over many independent decisions).
@@ -439,7 +440,8 @@ mod tests {
             Dur::from_millis(10),
         ));
         let mut rng = SimRng::stream(1, "red");
-        red.admit(SimTime(0), 1500, false, busy(11), &mut rng).unwrap();
+        red.admit(SimTime(0), 1500, false, busy(11), &mut rng)
+            .unwrap();
         assert!((red.avg() - 0.002 * 10.0).abs() < 1e-12);
         let before = red.avg();
         // Idle for 1 ms at 10_000 pkt/s: m = 10 packet times.
@@ -448,7 +450,8 @@ mod tests {
             bytes: 0,
             idle_since: SimTime(0),
         };
-        red.admit(SimTime(1_000_000), 1500, false, idle, &mut rng).unwrap();
+        red.admit(SimTime(1_000_000), 1500, false, idle, &mut rng)
+            .unwrap();
         assert!((red.avg() - before * 0.998f64.powi(11)).abs() < 1e-15);
     }
 
@@ -485,7 +488,10 @@ mod tests {
         let mut rng = SimRng::stream(9, "red");
         let n = 100_000;
         let drops = (0..n)
-            .filter(|_| red.admit(SimTime(0), 1500, false, busy(38), &mut rng).is_err())
+            .filter(|_| {
+                red.admit(SimTime(0), 1500, false, busy(38), &mut rng)
+                    .is_err()
+            })
             .count();
         let rate = drops as f64 / n as f64;
         assert!(rate > 0.025 && rate < 0.05, "{rate}");

@@ -343,7 +343,11 @@ app = { kind = "bulk", start = ["1s"] }
     assert_problem(&ps, "simulation.seed", "expected an integer");
     assert_problem(&ps, "link[0].between", "expected a list of two node names");
     assert_problem(&ps, "link[0].queue", "expected \"droptail\", \"red\", ");
-    assert_problem(&ps, "link[0].queue", " or a table such as { kind = \"droptail\" }");
+    assert_problem(
+        &ps,
+        "link[0].queue",
+        " or a table such as { kind = \"droptail\" }",
+    );
     assert_problem(&ps, "flow[0].count", "expected a whole number");
     assert_problem(&ps, "flow[0].dupthresh", "expected an integer");
     assert_problem(&ps, "flow[0].app.start", "a list of 1 elements");

@@ -128,6 +128,12 @@ impl EcnReceiver {
         self.ece = false;
     }
 
+    /// Whether ECN is on (a flow without it never sees CE: its segments are not ECT).
+    #[inline]
+    pub fn enabled(&self) -> bool {
+        self.mode != EcnMode::Off
+    }
+
     /// Whether a segment arriving with CE (`ce`) must first have the segments received
     /// before it acknowledged at once (`ack_pending`: they wait for a delayed ACK), with
     /// the current ECE state: DCTCP's change of state (RFC 8257 §3.2).
@@ -229,7 +235,10 @@ mod tests {
         assert!(!r.ece());
         // CE arrives while a segment waits for its delayed ACK: flush it with ECE = 0.
         assert!(r.flush_before(true, true));
-        assert!(!r.flush_before(true, false), "nothing pending: nothing to flush");
+        assert!(
+            !r.flush_before(true, false),
+            "nothing pending: nothing to flush"
+        );
         r.on_data(true, false);
         assert!(r.ece());
         // Still CE: no extra ACK.

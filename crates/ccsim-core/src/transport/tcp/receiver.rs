@@ -7,8 +7,8 @@
 //! the send time of the first segment received since the previous ACK, and says whether
 //! that segment was a retransmission so the sender can apply Karn's rule.
 
-use crate::ids::{EndpointId, FlowId, NodeId};
 use super::ecn::{EcnMode, EcnReceiver};
+use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{
     Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX,
     MAX_SACK_BLOCKS,
@@ -167,14 +167,16 @@ impl TcpReceiver {
         } else if pkt.path != self.path {
             self.off_path_segments += 1;
         }
-        let ce = pkt.flags & FLAG_CE != 0;
-        self.ce_received += ce as u64;
-        // RFC 8257 §3.2: a change of CE state with a delayed ACK pending acknowledges the
-        // segments held so far at once, with the old state.
-        if self.ecn.flush_before(ce, self.delack_deadline.is_some()) {
-            self.send_ack(out);
+        if self.ecn.enabled() {
+            let ce = pkt.flags & FLAG_CE != 0;
+            self.ce_received += ce as u64;
+            // RFC 8257 §3.2: a change of CE state with a delayed ACK pending acknowledges
+            // the segments held so far at once, with the old state.
+            if self.ecn.flush_before(ce, self.delack_deadline.is_some()) {
+                self.send_ack(out);
+            }
+            self.ecn.on_data(ce, pkt.flags & FLAG_CWR != 0);
         }
-        self.ecn.on_data(ce, pkt.flags & FLAG_CWR != 0);
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
         }

@@ -407,7 +407,9 @@ impl TcpSender {
         } else {
             self.sb.push_sent();
         }
-        p.flags |= self.ecn.data_flags(retx);
+        if self.ecn.enabled() {
+            p.flags |= self.ecn.data_flags(retx);
+        }
         self.stats.data_sent += 1;
         // RFC 6298 §5.1: start the timer when sending if it is not running.
         if self.rto_deadline.is_none() {
@@ -563,7 +565,7 @@ impl TcpSender {
                 self.enter_recovery(now, out);
             }
         }
-        let ece = pkt.flags & FLAG_ECE != 0;
+        let ece = self.ecn.enabled() && pkt.flags & FLAG_ECE != 0;
         if self.ecn.enabled() {
             self.cc.on_ecn_feedback(Bytes(acked_bytes), ece);
         }
@@ -594,7 +596,11 @@ impl TcpSender {
         }
         // RFC 3168 §6.1.2: reduce once per window for ECN-Echo, after the controller saw
         // this ACK and its round (DCTCP's α is then up to date, as in Linux tcp_dctcp.c).
-        if ece && self.ecn.on_ack(true, self.una, self.sb.end(), self.phase != Phase::Open) {
+        if ece
+            && self
+                .ecn
+                .on_ack(true, self.una, self.sb.end(), self.phase != Phase::Open)
+        {
             self.stats.ecn_reductions += 1;
             let mss = self.mss();
             self.cc.on_ecn_echo(&CongestionEvent {
