@@ -24,7 +24,7 @@ def out(tmp_path_factory) -> Path:
 def test_registered_with_the_analysis():
     assert "modern-cc" in registry()
     exp = get("modern-cc")
-    assert len(exp.plans("quick")) == len(exp.plans("full")) == 4 + 2
+    assert len(exp.plans("quick")) == len(exp.plans("full")) == 4 + 2 + 6
     # C·RTT ≈ 84.5 packets; the bound K > C·RTT/7 lies between the two throughput points.
     assert 84 < modern_cc.C_RTT < 85
     assert modern_cc.K_BELOW < modern_cc.C_RTT / 7 < modern_cc.K_ABOVE

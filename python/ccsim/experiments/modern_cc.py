@@ -1,5 +1,6 @@
-"""Modern congestion control against its defining documents (issue 20): ECN, DCTCP and the
-AQMs, each section separable (the BBR section is another branch's).
+"""Modern congestion control against its defining documents (issue 20): ECN, DCTCP, the
+AQMs and BBR, each section separable (BBR's plans, claims and figures are in
+``modern_cc_bbr.py``; its description is there).
 
 CoDel (RFC 8289). Four greedy Reno flows (SACK) share a 10 Mb/s bottleneck (base RTT 60 ms)
 whose queue is CoDel with its defaults (target 5 ms, interval 100 ms, 1000 packets), or, for
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ccsim.experiments import Claim, Experiment, Figure, load_table
+from ccsim.experiments import modern_cc_bbr as bbr
 from ccsim.experiments._plot import plt as _plt
 from ccsim.experiments._plot import save as _save
 from ccsim.scenario import Scenario
@@ -83,11 +85,11 @@ def _dctcp_plans(duration: str) -> list[Plan]:
 
 
 def quick() -> list[Plan]:
-    return _dctcp_plans("1s") + _codel_plans("30s")
+    return _dctcp_plans("1s") + _codel_plans("30s") + bbr.plans("60s", 1)
 
 
 def full() -> list[Plan]:
-    return _dctcp_plans("5s") + _codel_plans("120s")
+    return _dctcp_plans("5s") + _codel_plans("120s") + bbr.plans("300s", 3)
 
 
 def _point(df: pd.DataFrame, n: int, k: int) -> Any:
@@ -250,16 +252,19 @@ CODEL_FIGURES = [
 
 EXPERIMENT = Experiment(
     name="modern-cc",
-    title="Modern congestion control against its defining documents: DCTCP and CoDel",
-    paper="RFC 8257; Alizadeh et al., Data Center TCP (DCTCP), SIGCOMM 2010; RFC 8289 (CoDel)",
-    description=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "",
+    title="Modern congestion control against its defining documents: DCTCP, CoDel and BBR",
+    paper=("RFC 8257; Alizadeh et al., Data Center TCP (DCTCP), SIGCOMM 2010; RFC 8289 (CoDel); "
+           f"{bbr.DRAFT}; {bbr.HOCK}"),
+    description=(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
+    + ("\n\nBBR v1. " + "\n\n".join(bbr.__doc__.split("\n\n")[1:3]) if bbr.__doc__ else ""),
     quick=quick,
     full=full,
-    figures=DCTCP_FIGURES + CODEL_FIGURES,
-    claims=list(DCTCP_CLAIMS) + CODEL_CLAIMS,
+    figures=DCTCP_FIGURES + CODEL_FIGURES + bbr.figures(),
+    claims=list(DCTCP_CLAIMS) + CODEL_CLAIMS + bbr.claims(),
     notes=(
         "C·RTT = 84.5 packets (1 ms propagation plus one transmission per hop); C·RTT/7 = 12.1 packets.",
-        "quick: 1 s DCTCP runs and 30 s CoDel runs; full: 5 s and 120 s; one seed.",
+        "quick: 1 s DCTCP runs and 30 s CoDel runs, one seed; full: 5 s and 120 s, one seed.",
+        "BBR: quick 60 s runs, 1 seed; full 300 s runs, 3 seeds; the first 10 s are excluded.",
         "docs/controllers/dctcp.md derives the amplitude formula; tests/ecn.rs checks the same behaviour in Rust.",
     ),
 )
