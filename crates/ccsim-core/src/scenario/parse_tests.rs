@@ -407,7 +407,7 @@ app = { kind = "cbr" }
     assert_problem(
         &ps,
         "flow[0].cc.kind",
-        "unknown controller \"cubc\"; allowed: reno, vegas, westwood, cubic, fast, bbr",
+        "unknown controller \"cubc\"; allowed: reno, vegas, westwood, cubic, fast, dctcp, bbr",
     );
     assert_problem(
         &ps,
