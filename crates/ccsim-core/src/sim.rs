@@ -14,6 +14,8 @@ use crate::engine::{Event, EventQueue};
 use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::codel::Codel;
+use crate::net::fq_codel::FqCodel;
+use crate::net::pie::Pie;
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
 use crate::net::ecmp;
@@ -225,6 +227,8 @@ impl Simulation {
                     }
                     QueueSpec::Step(s) => QueueDisc::Step(StepMark::new(*s)),
                     QueueSpec::Codel(c) => QueueDisc::Codel(Box::new(Codel::new(*c))),
+                    QueueSpec::Pie(p) => QueueDisc::Pie(Box::new(Pie::new(*p))),
+                    QueueSpec::FqCodel(f) => QueueDisc::FqCodel(Box::new(FqCodel::new(*f))),
                 };
                 Link::new(
                     LinkId(i as u32),
@@ -243,7 +247,7 @@ impl Simulation {
         let mut links = links;
         let mut part = part;
         // Chaining assumes a fixed upstream per link: not with adaptive routes or failures.
-        // Nor with a link that decides at dequeue (CoDel): it runs the dequeue-time model,
+        // Nor with a link that decides at dequeue (CoDel, PIE, FQ-CoDel): it runs the dequeue-time model,
         // which is offered packets at the current time only, so nothing is fed ahead.
         let static_net = scenario.dv.is_none()
             && scenario.link_events.is_empty()

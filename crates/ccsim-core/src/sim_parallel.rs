@@ -220,7 +220,7 @@ pub(super) fn split(sc: &Scenario) -> Result<Split, String> {
         return Err("adaptive routing and link failures are not split".into());
     }
     if sc.links.iter().any(|l| l.queue.decides_at_dequeue()) {
-        return Err("a queue that decides at dequeue (codel) is not split".into());
+        return Err("a queue that decides at dequeue (codel, pie, fq_codel) is not split".into());
     }
     let n = sc.nodes.len();
     // The work of a part grows with the flow endpoints it holds.

@@ -1,4 +1,4 @@
-//! Active queue management on a dumbbell: CoDel (RFC 8289).
+//! Active queue management on a dumbbell: CoDel (RFC 8289), PIE (RFC 8033), FQ-CoDel (RFC 8290).
 
 mod common;
 
@@ -161,4 +161,92 @@ fn codel_runs_the_same_in_both_link_models_and_refuses_two_threads() {
         rc.warnings
     );
     assert_eq!(key(&ra), key(&rc));
+}
+
+#[test]
+fn pie_holds_the_queueing_delay_near_its_target() {
+    // RFC 8033 §1, §4: PIE steers the (mean) queueing delay to QDELAY_REF = 15 ms with
+    // greedy flows, where DropTail of the same size fills the buffer.
+    let pie = QueueSpec::Pie(PieSpec::default());
+    let r = Simulation::new(dumbbell_with(pie, 4, 60.0, EcnMode::Off))
+        .unwrap()
+        .finish();
+    assert!(r.conservation.holds());
+    let d = queue_delay_ms(&r, 10.0);
+    let mean = d.iter().sum::<f64>() / d.len() as f64;
+    let (p50, p90) = (percentile(&d, 0.5), percentile(&d, 0.9));
+    let aqm = r.links[0].drops.0[DropCause::Aqm as usize];
+    eprintln!(
+        "pie: delay mean {mean:.2} ms p50 {p50:.2} p90 {p90:.2}, util {:.3}, aqm drops {aqm}, tail {}",
+        r.links[0].utilisation,
+        r.links[0].drops.0[DropCause::QueueOverflow as usize]
+    );
+    assert!(mean > 10.0 && mean < 20.0, "mean queueing delay {mean:.2} ms");
+    assert!(aqm > 0 && r.links[0].drops.0[DropCause::QueueOverflow as usize] == 0);
+    assert!(r.links[0].utilisation > 0.9, "{}", r.links[0].utilisation);
+}
+
+#[test]
+fn pie_with_ecn_marks_at_low_probability() {
+    let pie = QueueSpec::Pie(PieSpec {
+        ecn: true,
+        ..PieSpec::default()
+    });
+    let r = Simulation::new(dumbbell_with(pie, 4, 30.0, EcnMode::Rfc3168))
+        .unwrap()
+        .finish();
+    assert!(r.conservation.holds());
+    let d = queue_delay_ms(&r, 10.0);
+    let mean = d.iter().sum::<f64>() / d.len() as f64;
+    eprintln!(
+        "pie ecn: delay mean {mean:.2} ms, marks {} drops {:?}",
+        r.links[0].ecn_marks, r.links[0].drops
+    );
+    assert!(r.links[0].ecn_marks > 0);
+    assert!(r.flows.iter().all(|f| f.ecn_reductions > 0));
+    assert!(mean > 10.0 && mean < 20.0, "{mean}");
+}
+
+/// One greedy Reno flow (if `bulk`) and a 0.5 Mb/s CBR flow of 200-byte datagrams through
+/// the 10 Mb/s bottleneck with `queue`. Returns the CBR flow's mean one-way delay (ms).
+fn cbr_delay_ms(queue: QueueSpec, bulk: bool, secs: f64) -> f64 {
+    let mut sc = dumbbell_with(queue, bulk as usize, secs, EcnMode::Off);
+    let mut net = Net { sc };
+    net.duplex("c", "r1", 100.0, 5.0, 1000);
+    net.duplex("r2", "k", 100.0, 5.0, 1000);
+    net.udp("cbr", "c", "k", 0.5, 200, 0.0);
+    sc = net.sc;
+    let n = sc.flows.len();
+    let mut sim = Simulation::new(sc).unwrap();
+    sim.run_until(sim.end_time());
+    // Flow i's receiver is endpoint 2i + 1; the CBR flow is the last.
+    let sink = ccsim_core::ids::EndpointId(2 * (n as u32 - 1) + 1);
+    let ccsim_core::transport::Endpoint::UdpSink(s) = sim.endpoint(sink) else {
+        panic!("the CBR flow's sink");
+    };
+    let (_, mean, _) = s.delay_stats();
+    mean * 1e3
+}
+
+#[test]
+fn fq_codel_keeps_a_sparse_flows_delay_beside_a_bulk_flow() {
+    // RFC 8290 §1, §4.1: a sparse flow's packets go out ahead of a bulk flow's backlog, so
+    // its latency is what it is alone, where a shared FIFO adds the bulk flow's queue.
+    let fq = QueueSpec::FqCodel(FqCodelSpec::default());
+    let alone = cbr_delay_ms(fq.clone(), false, 20.0);
+    let with_bulk = cbr_delay_ms(fq, true, 20.0);
+    let codel = cbr_delay_ms(QueueSpec::Codel(CodelSpec::default()), true, 20.0);
+    let tail = cbr_delay_ms(
+        QueueSpec::DropTail {
+            limit: QueueLimit::Packets(1000),
+        },
+        true,
+        20.0,
+    );
+    eprintln!("cbr one-way delay: alone {alone:.2} ms, fq_codel {with_bulk:.2}, codel {codel:.2}, droptail {tail:.2}");
+    // At most one bulk packet (1500 B: 1.2 ms at 10 Mb/s) ahead of each CBR packet.
+    assert!(with_bulk - alone < 1.2, "{alone:.2} → {with_bulk:.2} ms");
+    // A single CoDel queue adds its standing queue (more than one bulk packet).
+    assert!(codel - alone > 1.2, "codel {codel:.2} ms");
+    assert!(tail - alone > 100.0, "a DropTail FIFO adds the bulk flow's backlog");
 }

@@ -63,7 +63,8 @@ pub const KIND: Kind = Kind::new(
 
 /// The result of taking a packet off the queue (the RFC's `dodequeue_result`).
 struct Dodequeue {
-    pkt: Option<Packet>,
+    /// The packet and the time it entered.
+    pkt: Option<(Packet, SimTime)>,
     ok_to_drop: bool,
 }
 
@@ -85,6 +86,10 @@ pub struct Codel {
 impl Codel {
     /// An empty CoDel queue.
     pub fn new(p: CodelSpec) -> Codel {
+        Codel::new_with(p)
+    }
+
+    fn new_with(p: CodelSpec) -> Codel {
         Codel {
             p,
             queue: VecDeque::with_capacity(64),
@@ -95,6 +100,14 @@ impl Codel {
             count: 0,
             lastcount: 0,
             dropping: false,
+        }
+    }
+
+    /// An empty CoDel queue that allocates on its first packet (FQ-CoDel's many queues).
+    pub fn unallocated(p: CodelSpec) -> Codel {
+        Codel {
+            queue: VecDeque::new(),
+            ..Codel::new_with(p)
         }
     }
 
@@ -134,10 +147,22 @@ impl Codel {
         if self.queue.len() as u64 + in_service >= self.p.limit {
             return Err(DropCause::QueueOverflow);
         }
+        self.push(now, pkt);
+        Ok(())
+    }
+
+    /// Queue an arrival at `now` whatever the limit (FQ-CoDel keeps the limit itself).
+    pub fn push(&mut self, now: SimTime, pkt: Packet) {
         self.maxpacket = self.maxpacket.max(pkt.size as u64);
         self.bytes += pkt.size as u64;
         self.queue.push_back((pkt, now));
-        Ok(())
+    }
+
+    /// Remove the head without the control law (FQ-CoDel's drop on overflow).
+    pub fn drop_head(&mut self) -> Option<Packet> {
+        let (pkt, _) = self.queue.pop_front()?;
+        self.bytes -= pkt.size as u64;
+        Some(pkt)
     }
 
     /// RFC 8289 §5 `control_law`: t + interval/√count.
@@ -168,7 +193,7 @@ impl Codel {
             }
         }
         Dodequeue {
-            pkt: Some(pkt),
+            pkt: Some((pkt, enq)),
             ok_to_drop,
         }
     }
@@ -185,16 +210,16 @@ impl Codel {
         }
     }
 
-    /// RFC 8289 §5 `dequeue` at `now`: the packet to transmit, if any. Packets dropped on
-    /// the way are pushed to `drops`; `marks` counts CE marks.
+    /// RFC 8289 §5 `dequeue` at `now`: the packet to transmit, if any, with the time it
+    /// entered. Packets dropped on the way are pushed to `drops`; `marks` counts CE marks.
     pub fn dequeue(
         &mut self,
         now: SimTime,
         drops: &mut Vec<(Packet, DropCause)>,
         marks: &mut u64,
-    ) -> Option<Packet> {
+    ) -> Option<(Packet, SimTime)> {
         let mut r = self.dodequeue(now);
-        let Some(mut pkt) = r.pkt else {
+        let Some((mut pkt, mut enq)) = r.pkt else {
             self.dropping = false;
             return None;
         };
@@ -208,14 +233,14 @@ impl Codel {
                     // Marked, not dropped: it is sent; the next signal follows the law.
                     *marks += 1;
                     self.drop_next = self.control_law(self.drop_next, self.count);
-                    return Some(marked);
+                    return Some((marked, enq));
                 }
                 r = self.dodequeue(now);
                 let Some(next) = r.pkt else {
                     self.dropping = false;
                     return None;
                 };
-                pkt = next;
+                (pkt, enq) = next;
                 if !r.ok_to_drop {
                     self.dropping = false;
                 } else {
@@ -226,7 +251,7 @@ impl Codel {
             let sent = match self.signal(pkt, drops) {
                 Some(marked) => {
                     *marks += 1;
-                    Some(marked)
+                    Some((marked, enq))
                 }
                 None => self.dodequeue(now).pkt,
             };
@@ -241,7 +266,7 @@ impl Codel {
             self.lastcount = self.count;
             return sent;
         }
-        Some(pkt)
+        Some((pkt, enq))
     }
 }
 
@@ -369,7 +394,7 @@ mod tests {
             let mut p = pkt(100 + t);
             p.flags |= FLAG_ECT;
             c.enqueue(ms(t * 10), p, 0).unwrap();
-            if let Some(out) = c.dequeue(ms(t * 10), &mut drops, &mut marks) {
+            if let Some((out, _)) = c.dequeue(ms(t * 10), &mut drops, &mut marks) {
                 marked += (out.flags & FLAG_CE != 0) as u64;
             }
         }

@@ -87,9 +87,9 @@ struct PerHopPipe {
     idle_since: SimTime,
 }
 
-/// The dequeue-time model of a link whose discipline decides when a packet leaves the
-/// queue (CoDel): the discipline holds the waiting packets; a transmission-end event takes
-/// the next one. This is the per-hop model with the discipline's queue in place of the
+/// The dequeue-time model of a link whose discipline owns its queue (CoDel, PIE,
+/// FQ-CoDel; `net::sched`): the discipline holds the waiting packets; a transmission-end
+/// event takes the next one. This is the per-hop model with the discipline's queue in place of the
 /// FIFO, whatever `link_model` says.
 #[derive(Debug)]
 struct SchedPipe {
@@ -213,7 +213,7 @@ impl Link {
             }
         };
         let pipe = match model {
-            _ if matches!(disc, QueueDisc::Codel(_)) => Pipe::Sched(SchedPipe {
+            _ if disc.owns_queue() => Pipe::Sched(SchedPipe {
                 in_service: None,
                 wire: VecDeque::with_capacity(64),
                 idle_since: SimTime::ZERO,
@@ -333,11 +333,7 @@ impl Link {
                     + p.wire.capacity() * size_of::<Packet>()
             }
             Pipe::Sched(p) => {
-                let q = match &self.disc {
-                    QueueDisc::Codel(c) => c.memory_bytes() as usize,
-                    _ => 0,
-                };
-                q + p.wire.capacity() * size_of::<Packet>()
+                self.disc.sched_memory() as usize + p.wire.capacity() * size_of::<Packet>()
             }
         };
         bytes as u64
@@ -346,10 +342,7 @@ impl Link {
     /// Packets waiting in a dequeue-time discipline's queue (0 for the other links, whose
     /// pipes hold their waiting packets).
     fn queued(&self) -> usize {
-        match &self.disc {
-            QueueDisc::Codel(c) => c.len(),
-            _ => 0,
-        }
+        self.disc.sched_held().0 as usize
     }
 
     /// Whether the link uses the fast model.
@@ -463,10 +456,7 @@ impl Link {
                 p.held_bytes,
             ),
             Pipe::Sched(p) => {
-                let (n, b) = match &self.disc {
-                    QueueDisc::Codel(c) => (c.len() as u64, c.bytes()),
-                    _ => (0, 0),
-                };
+                let (n, b) = self.disc.sched_held();
                 let s = p.in_service.map_or(0, |s| s.size as u64);
                 (n + p.in_service.is_some() as u64, b + s)
             }
@@ -599,10 +589,23 @@ impl Link {
             self.stats.drops.add(cause);
             return Err(cause);
         }
-        let (Pipe::Sched(p), QueueDisc::Codel(c)) = (&mut self.pipe, &mut self.disc) else {
-            unreachable!("a dequeue-time pipe holds a dequeue-time discipline");
+        let Pipe::Sched(p) = &mut self.pipe else {
+            unreachable!("offer_sched on a dequeue-time pipe");
         };
-        if let Err(cause) = c.enqueue(now, *pkt, p.in_service.is_some() as u64) {
+        let before = p.drops.len();
+        let verdict = self.disc.sched_enqueue(
+            now,
+            *pkt,
+            p.in_service.is_some() as u64,
+            &mut self.queue_rng,
+            &mut p.drops,
+            &mut self.stats.ecn_marks,
+        );
+        // Packets dropped in the arrival's place (FQ-CoDel's fattest queue).
+        for &(_, cause) in &p.drops[before..] {
+            self.stats.drops.add(cause);
+        }
+        if let Err(cause) = verdict {
             self.stats.drops.add(cause);
             return Err(cause);
         }
@@ -615,18 +618,27 @@ impl Link {
     /// (Dequeue-time model.) The transmitter is free at `now`: the discipline hands over
     /// the next packet (dropping or marking on the way).
     fn start_next(&mut self, now: SimTime, events: &mut EventQueue) {
-        let (Pipe::Sched(p), QueueDisc::Codel(c)) = (&mut self.pipe, &mut self.disc) else {
+        let Pipe::Sched(p) = &mut self.pipe else {
             return;
         };
         let before = p.drops.len();
-        let next = c.dequeue(now, &mut p.drops, &mut self.stats.ecn_marks);
+        let next = self
+            .disc
+            .sched_dequeue(now, &mut p.drops, &mut self.stats.ecn_marks);
         for &(_, cause) in &p.drops[before..] {
             self.stats.drops.add(cause);
         }
         match next {
-            Some(n) => {
+            Some((n, entered)) => {
+                if let Some(h) = self.sojourn.as_mut() {
+                    h.record(now.since(entered).0);
+                }
                 p.in_service = Some(n);
-                events.push_tx_done(now + self.rate.tx_time(Bytes(n.size as u64)), self.id);
+                let tx = self.rate.tx_time(Bytes(n.size as u64));
+                events.push_tx_done(now + tx, self.id);
+                if let Some(c) = &mut self.capture {
+                    c.record(now, now + tx + self.delay, &n);
+                }
             }
             None => p.idle_since = now,
         }
@@ -775,10 +787,7 @@ impl Link {
                 Vec::new(),
             ),
             Pipe::Sched(p) => {
-                let queued = match &self.disc {
-                    QueueDisc::Codel(c) => c.len(),
-                    _ => 0,
-                };
+                let queued = self.queued();
                 (
                     stats,
                     (queued + p.in_service.is_some() as usize + p.wire.len()) as u64,

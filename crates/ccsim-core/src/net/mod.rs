@@ -5,13 +5,16 @@ pub mod codel;
 pub mod droptail;
 pub mod dv;
 pub mod ecmp;
+pub mod fq_codel;
 pub mod link;
 pub mod link_config;
+pub mod pie;
 pub mod pinned;
 pub mod queue;
 pub mod red;
 pub mod ring;
 pub mod routing;
+pub mod sched;
 pub mod step;
 
 pub use link::Link;

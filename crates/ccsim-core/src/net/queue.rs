@@ -6,6 +6,8 @@
 
 use super::codel::{Codel, CodelSpec};
 use super::droptail::DropTail;
+use super::fq_codel::{FqCodel, FqCodelSpec};
+use super::pie::{Pie, PieSpec};
 use super::red::{Red, RedSpec};
 use super::step::{StepMark, StepSpec};
 use crate::params::{Kind, Kinds};
@@ -44,13 +46,23 @@ pub enum QueueSpec {
     /// CoDel (RFC 8289): drops at dequeue on a standing sojourn time.
     #[serde(rename = "codel")]
     Codel(CodelSpec),
+    /// PIE (RFC 8033): random early drop steered to a queueing-delay target.
+    #[serde(rename = "pie")]
+    Pie(PieSpec),
+    /// FQ-CoDel (RFC 8290): per-flow queues, deficit round robin, CoDel on each.
+    #[serde(rename = "fq_codel")]
+    FqCodel(FqCodelSpec),
 }
 
 impl QueueSpec {
-    /// Whether the discipline decides when a packet leaves the queue (CoDel): its link then
-    /// runs the dequeue-time model (`net::link`, `Pipe::Sched`).
+    /// Whether the discipline owns its queue and decides when a packet leaves it (CoDel,
+    /// PIE, FQ-CoDel): its link then runs the dequeue-time model (`net::link`,
+    /// `Pipe::Sched`).
     pub fn decides_at_dequeue(&self) -> bool {
-        matches!(self, QueueSpec::Codel(_))
+        matches!(
+            self,
+            QueueSpec::Codel(_) | QueueSpec::Pie(_) | QueueSpec::FqCodel(_)
+        )
     }
 }
 
@@ -63,6 +75,8 @@ pub const QUEUE_KINDS: Kinds = Kinds {
             &super::red::KIND,
             &super::step::KIND,
             &super::codel::KIND,
+            &super::pie::KIND,
+            &super::fq_codel::KIND,
         ]
     },
     note: "",
@@ -113,6 +127,10 @@ pub enum QueueDisc {
     Step(StepMark),
     /// CoDel, which owns its queue and decides at dequeue (the link's `Pipe::Sched`).
     Codel(Box<Codel>),
+    /// PIE, which owns its queue (drops at enqueue, measures the delay at dequeue).
+    Pie(Box<Pie>),
+    /// FQ-CoDel, which owns its queues and picks the next packet.
+    FqCodel(Box<FqCodel>),
 }
 
 impl QueueDisc {
@@ -123,7 +141,7 @@ impl QueueDisc {
     pub fn admits_within(&self, size: u64, max_packets: u64, max_bytes: u64) -> bool {
         match self {
             QueueDisc::DropTail(q) => q.fits(size, max_packets, max_bytes),
-            QueueDisc::Red(_) | QueueDisc::Step(_) | QueueDisc::Codel(_) => false,
+            _ => false,
         }
     }
 
@@ -142,9 +160,9 @@ impl QueueDisc {
             QueueDisc::DropTail(q) => q.admit(size, occ).map(|()| Admit::Enqueue),
             QueueDisc::Red(q) => q.admit(now, size, ect, occ, rng),
             QueueDisc::Step(q) => q.admit(ect, occ),
-            // Never asked: a CoDel link enqueues through `Codel::enqueue` and decides at
-            // dequeue (`Link::offer_sched`).
-            QueueDisc::Codel(_) => Ok(Admit::Enqueue),
+            // Never asked: a discipline that owns its queue is offered packets through
+            // `net::sched` (`Link::offer_sched`).
+            QueueDisc::Codel(_) | QueueDisc::Pie(_) | QueueDisc::FqCodel(_) => Ok(Admit::Enqueue),
         }
     }
 }

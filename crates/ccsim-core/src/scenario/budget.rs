@@ -195,6 +195,8 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
             QueueSpec::Red(r) => (r.limit as f64, format!("{}p", r.limit)),
             QueueSpec::Step(q) => (q.limit as f64, format!("{}p", q.limit)),
             QueueSpec::Codel(q) => (q.limit as f64, format!("{}p", q.limit)),
+            QueueSpec::Pie(q) => (q.limit as f64, format!("{}p", q.limit)),
+            QueueSpec::FqCodel(q) => (q.limit as f64, format!("{}p", q.limit)),
         };
         let held = fill_packets.min(limit_packets);
         let bytes = (held * BYTES_PER_QUEUED_PACKET as f64).min(u64::MAX as f64) as u64;

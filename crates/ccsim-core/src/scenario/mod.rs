@@ -45,6 +45,8 @@ pub use crate::cc::vegas::{VegasSpec, VegasSsExit};
 pub use crate::cc::westwood::WestwoodSpec;
 pub use crate::cc::CcSpec;
 pub use crate::net::codel::CodelSpec;
+pub use crate::net::fq_codel::FqCodelSpec;
+pub use crate::net::pie::PieSpec;
 pub use crate::net::dv::{DvInitial, DvSpec, LinkEvent};
 pub use crate::net::link_config::{LinkModel, LinkSpec, LossSpec};
 pub use crate::net::queue::{QueueLimit, QueueSpec};
