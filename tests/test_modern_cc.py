@@ -1,5 +1,6 @@
 """The ``modern-cc`` experiment (issue 20) in quick mode: DCTCP against the analysis of
-Alizadeh et al. (SIGCOMM 2010 §3.3), and ECN results from Python."""
+Alizadeh et al. (SIGCOMM 2010 §3.3), CoDel, PIE, FQ-CoDel and BBR, and ECN results from
+Python."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def out(tmp_path_factory) -> Path:
 def test_registered_with_the_analysis():
     assert "modern-cc" in registry()
     exp = get("modern-cc")
-    assert len(exp.plans("quick")) == len(exp.plans("full")) == 4 + 2 + 6
+    assert len(exp.plans("quick")) == len(exp.plans("full")) == 4 + 3 + 4 + 6
     # C·RTT ≈ 84.5 packets; the bound K > C·RTT/7 lies between the two throughput points.
     assert 84 < modern_cc.C_RTT < 85
     assert modern_cc.K_BELOW < modern_cc.C_RTT / 7 < modern_cc.K_ABOVE
@@ -43,6 +44,13 @@ def test_quick_claims_hold(out):
     assert 'id="modern-cc"' in html
     # CoDel keeps the standing queue near 5 ms where DropTail's is far above it.
     assert modern_cc.standing_queue_ms(df, "codel") < 10 < modern_cc.standing_queue_ms(df, "droptail")
+    # PIE's mean delay is near its 15 ms target; FQ-CoDel isolates the sparse flow better than
+    # one CoDel queue, which isolates it better than DropTail.
+    assert 10 < modern_cc.mean_queue_delay_ms(df, "pie") < 20
+    rise = {q: modern_cc.sparse_rtt_increase_ms(df, q) for q in ("fq_codel", "codel", "droptail")}
+    assert rise["fq_codel"] < rise["codel"] < rise["droptail"], rise
+    # BBR's section is part of the same experiment.
+    assert {"bbr-alone", "bbr-cubic"} <= set(df["part"].astype(str))
 
 
 def test_ecn_counts_reach_python():

@@ -2,11 +2,19 @@
 AQMs and BBR, each section separable (BBR's plans, claims and figures are in
 ``modern_cc_bbr.py``; its description is there).
 
-CoDel (RFC 8289). Four greedy Reno flows (SACK) share a 10 Mb/s bottleneck (base RTT 60 ms)
-whose queue is CoDel with its defaults (target 5 ms, interval 100 ms, 1000 packets), or, for
-comparison, a 1000-packet DropTail queue. The queue is sampled every 10 ms after a 10 s
+CoDel (RFC 8289) and PIE (RFC 8033). Four greedy Reno flows (SACK) share a 10 Mb/s
+bottleneck (base RTT 60 ms) whose queue is CoDel with its defaults (target 5 ms, interval
+100 ms, 1000 packets), PIE with its defaults (target 15 ms, t_update 15 ms, α 0.125,
+β 1.25, burst allowance 150 ms, 1000 packets) or, for comparison, a 1000-packet DropTail
+queue. The queue is sampled every 10 ms after a 10 s
 warm-up; the standing queue is the minimum queueing delay within each 100 ms interval
-(RFC 8289 §2), which CoDel keeps near its target.
+(RFC 8289 §2), which CoDel keeps near its target; PIE controls the mean queueing delay to its target.
+
+FQ-CoDel (RFC 8290). A sparse TCP flow (at most 2 segments in flight) through the same
+bottleneck, alone or beside one greedy Reno flow, with an FQ-CoDel queue (1024 queues,
+quantum 1514 B), one CoDel queue or a 1000-packet DropTail queue. Flow isolation: beside
+the bulk flow, the sparse flow's mean RTT with FQ-CoDel stays within one bulk packet's
+transmission time (1.2 ms) of its RTT alone (one CoDel queue is run too, for comparison).
 
 DCTCP (RFC 8257; Alizadeh et al., "Data Center TCP (DCTCP)", SIGCOMM 2010). N greedy DCTCP
 flows (SACK, RTO min 10 ms, delayed ACKs) share a 1 Gb/s bottleneck whose queue is DCTCP's
@@ -85,11 +93,11 @@ def _dctcp_plans(duration: str) -> list[Plan]:
 
 
 def quick() -> list[Plan]:
-    return _dctcp_plans("1s") + _codel_plans("30s") + bbr.plans("60s", 1)
+    return _dctcp_plans("1s") + _codel_plans("30s") + _fq_plans("30s") + bbr.plans("60s", 1)
 
 
 def full() -> list[Plan]:
-    return _dctcp_plans("5s") + _codel_plans("120s") + bbr.plans("300s", 3)
+    return _dctcp_plans("5s") + _codel_plans("120s") + _fq_plans("120s") + bbr.plans("300s", 3)
 
 
 def _point(df: pd.DataFrame, n: int, k: int) -> Any:
@@ -182,8 +190,8 @@ CODEL_TARGET_MS = 5.0
 
 
 def codel_scenario(queue: str, duration: str = "30s") -> Scenario:
-    """Four Reno flows through a 10 Mb/s bottleneck with a CoDel or DropTail queue."""
-    q = {"kind": "codel"} if queue == "codel" else {"kind": "droptail", "limit": "1000p"}
+    """Four Reno flows through a 10 Mb/s bottleneck with a CoDel, PIE or DropTail queue."""
+    q = {"kind": queue} if queue in ("codel", "pie") else {"kind": "droptail", "limit": "1000p"}
     links: list[dict[str, Any]] = [
         {"from": "r1", "to": "r2", "rate": "10Mbps", "delay": "20ms", "queue": q},
         {"from": "r2", "to": "r1", "rate": "10Mbps", "delay": "20ms", "queue": {"kind": "droptail", "limit": "1000p"}},
@@ -202,7 +210,7 @@ def codel_scenario(queue: str, duration: str = "30s") -> Scenario:
 
 def _codel_plans(duration: str) -> list[Plan]:
     return [Plan(base=codel_scenario(q, duration), labels={"part": "aqm", "queue": q}, series=("links",),
-                 name=f"aqm {q}") for q in ("codel", "droptail")]
+                 name=f"aqm {q}") for q in ("codel", "pie", "droptail")]
 
 
 def queue_delay_ms(df: pd.DataFrame, queue: str) -> pd.Series:
@@ -248,22 +256,102 @@ CODEL_FIGURES = [
            "The bottleneck's queueing delay (bytes held over the rate) every 10 ms after the warm-up."),
 ]
 
+# ---------------------------------------------------------------------------- PIE
+
+PIE_REF = "RFC 8033 §1, §4"
+PIE_TARGET_MS = 15.0
+
+
+def mean_queue_delay_ms(df: pd.DataFrame, queue: str) -> float:
+    """Mean of the bottleneck's queueing-delay samples after the warm-up (ms)."""
+    return float(queue_delay_ms(df, queue).mean())
+
+
+PIE_CLAIMS = [
+    Claim(PIE_REF, "PIE, 4 Reno flows, 10 Mb/s (the CoDel section's network): the mean queueing delay is controlled "
+          "to its target QDELAY_REF = 15 ms (samples count the packet in transmission, 1.2 ms)", PIE_TARGET_MS,
+          lambda df: mean_queue_delay_ms(df, "pie"), unit="ms", tolerance=5.0),
+]
+
+# ---------------------------------------------------------------------------- FQ-CoDel
+
+FQ_REF = "RFC 8290 §1, §4.1"
+#: The sparse flow: at most 2 segments in flight, about 2 × 1500 B per 60 ms RTT (0.4 Mb/s).
+SPARSE_WINDOW = 2
+
+
+def fq_scenario(queue: str, bulk: bool, duration: str = "30s") -> Scenario:
+    """A sparse TCP flow (window 2) and, if `bulk`, a greedy Reno flow through the 10 Mb/s
+    bottleneck with an FQ-CoDel, CoDel or DropTail (1000 packets) queue."""
+    q = {"kind": queue} if queue in ("fq_codel", "codel") else {"kind": "droptail", "limit": "1000p"}
+    links: list[dict[str, Any]] = [
+        {"from": "r1", "to": "r2", "rate": "10Mbps", "delay": "20ms", "queue": q},
+        {"from": "r2", "to": "r1", "rate": "10Mbps", "delay": "20ms", "queue": {"kind": "droptail", "limit": "1000p"}},
+    ]
+    flows = []
+    for name, window in (("sparse", SPARSE_WINDOW), ("bulk", None))[: 1 + bulk]:
+        for a, b in ((f"s-{name}", "r1"), ("r2", f"d-{name}")):
+            links.append({"between": [a, b], "rate": "100Mbps", "delay": "5ms", "queue": {"kind": "droptail", "limit": "1000p"}})
+        f = {"name": name, "from": f"s-{name}", "to": f"d-{name}", "recovery": "sack", "rto": {"min": "200ms"},
+             "app": {"kind": "bulk", "start": "0s"}}
+        if window:
+            f["max_window"] = window
+        flows.append(f)
+    doc = {"simulation": {"duration": duration, "seed": 1}, "trace": {"interval": "0s"}, "link": links, "flow": flows}
+    return Scenario(doc, f"<modern-cc {queue} bulk={bulk}>")
+
+
+FQ_POINTS = [("fq_codel", False), ("fq_codel", True), ("codel", True), ("droptail", True)]
+
+
+def _fq_plans(duration: str) -> list[Plan]:
+    return [Plan(base=fq_scenario(q, bulk, duration), labels={"part": "fq", "queue": q, "case": _case(bulk)},
+                 name=f"fq {q} {_case(bulk)}") for q, bulk in FQ_POINTS]
+
+
+def _case(bulk: bool) -> str:
+    return "with-bulk" if bulk else "alone"
+
+
+def sparse_rtt_ms(df: pd.DataFrame, queue: str, bulk: bool) -> float:
+    """The sparse flow's mean RTT (ms) in the run with `queue` (beside the bulk flow if `bulk`)."""
+    row = df[(df["part"] == "fq") & (df["queue"] == queue) & (df["case"] == _case(bulk)) & (df["name"] == "sparse")]
+    if row.empty:
+        raise ValueError(f"no FQ point {queue} {_case(bulk)} in this sweep")
+    return float(row["rtt_mean_s"].mean() * 1e3)
+
+
+def sparse_rtt_increase_ms(df: pd.DataFrame, queue: str) -> float:
+    """How much the bulk flow adds to the sparse flow's mean RTT (ms), against it alone with FQ-CoDel."""
+    return sparse_rtt_ms(df, queue, True) - sparse_rtt_ms(df, "fq_codel", False)
+
+
+FQ_CLAIMS = [
+    Claim(FQ_REF, "FQ-CoDel: a sparse flow (window 2) beside a greedy Reno flow, 10 Mb/s: its mean RTT rises by at most "
+          "one bulk packet's transmission (1.2 ms) over its RTT alone (flow isolation)", 1.2,
+          lambda df: sparse_rtt_increase_ms(df, "fq_codel"), unit="ms", kind="at_most"),
+    Claim(FQ_REF, "the same flows through a 1000-packet DropTail FIFO: the sparse flow waits behind the bulk flow's "
+          "backlog (the latency FQ-CoDel removes)", 100.0, lambda df: sparse_rtt_increase_ms(df, "droptail"),
+          unit="ms", kind="at_least"),
+]
+
 # ---------------------------------------------------------------------------- experiment
 
 EXPERIMENT = Experiment(
     name="modern-cc",
-    title="Modern congestion control against its defining documents: DCTCP, CoDel and BBR",
-    paper=("RFC 8257; Alizadeh et al., Data Center TCP (DCTCP), SIGCOMM 2010; RFC 8289 (CoDel); "
+    title="Modern congestion control against its defining documents: DCTCP, CoDel, PIE, FQ-CoDel and BBR",
+    paper=("RFC 8257; Alizadeh et al., Data Center TCP (DCTCP), SIGCOMM 2010; RFC 8289 (CoDel); RFC 8033 (PIE); "
+           "RFC 8290 (FQ-CoDel); "
            f"{bbr.DRAFT}; {bbr.HOCK}"),
     description=(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
     + ("\n\nBBR v1. " + "\n\n".join(bbr.__doc__.split("\n\n")[1:3]) if bbr.__doc__ else ""),
     quick=quick,
     full=full,
     figures=DCTCP_FIGURES + CODEL_FIGURES + bbr.figures(),
-    claims=list(DCTCP_CLAIMS) + CODEL_CLAIMS + bbr.claims(),
+    claims=list(DCTCP_CLAIMS) + CODEL_CLAIMS + PIE_CLAIMS + FQ_CLAIMS + bbr.claims(),
     notes=(
         "C·RTT = 84.5 packets (1 ms propagation plus one transmission per hop); C·RTT/7 = 12.1 packets.",
-        "quick: 1 s DCTCP runs and 30 s CoDel runs, one seed; full: 5 s and 120 s, one seed.",
+        "quick: 1 s DCTCP runs and 30 s CoDel, PIE and FQ-CoDel runs, one seed; full: 5 s and 120 s, one seed.",
         "BBR: quick 60 s runs, 1 seed; full 300 s runs, 3 seeds; the first 10 s are excluded.",
         "docs/controllers/dctcp.md derives the amplitude formula; tests/ecn.rs checks the same behaviour in Rust.",
     ),
