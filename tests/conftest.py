@@ -82,7 +82,7 @@ def syntax_error_file(tmp_path: Path) -> Path:
 
 
 def _drops(**nonzero: int) -> dict[str, int]:
-    d = dict.fromkeys(["queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down"], 0)
+    d = dict.fromkeys(["queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down", "aqm"], 0)
     d.update(nonzero)
     return d
 

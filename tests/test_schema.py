@@ -94,7 +94,7 @@ MALFORMED = {
     "zero rate": ('rate = "1Mbps"', 'rate = "0Mbps"'),
     "negative loss": ('delay = "1ms"', 'delay = "1ms"\nloss = -0.1'),
     "queue as a number": ('delay = "1ms"', 'delay = "1ms"\nqueue = 5'),
-    "unknown queue kind": ('delay = "1ms"', 'delay = "1ms"\nqueue = "codel"'),
+    "unknown queue kind": ('delay = "1ms"', 'delay = "1ms"\nqueue = "sfq"'),
     "zero queue limit": ('delay = "1ms"', 'delay = "1ms"\nqueue = { kind = "droptail", limit = 0 }'),
     "RED max_p 0": ('delay = "1ms"', 'delay = "1ms"\nqueue = { kind = "red", max_p = 0 }'),
     "RED w_q word": ('delay = "1ms"', 'delay = "1ms"\nqueue = { kind = "red", w_q = "fast" }'),

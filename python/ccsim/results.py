@@ -24,7 +24,7 @@ __all__ = ["Result", "load", "fct_table", "SIZE_BUCKETS", "DROP_CAUSES", "FLOW_C
            "BACKOFF_COLUMNS", "BACKOFF_CAUSES"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
-DROP_CAUSES = ("queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down")
+DROP_CAUSES = ("queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down", "aqm")
 
 # Summary fields → dtype. "str" columns use pandas' string dtype; "drops" expands to drops_<cause>.
 _FLOW_FIELDS: dict[str, str] = {
@@ -55,6 +55,8 @@ _FLOW_FIELDS: dict[str, str] = {
     "rtt_p99_s": "float64",
     "connections": "int64",
     "delay_backoffs": "int64",
+    "ecn_marks": "int64",
+    "ecn_reductions": "int64",
     "paths": "skip",  # nested: the paths table
 }
 #: One row per (flow, pinned path); see ``Result.paths``.
@@ -71,6 +73,7 @@ _LINK_FIELDS: dict[str, str] = {
     "bytes_out": "int64",
     "utilisation": "float64",
     "drops": "drops",
+    "ecn_marks": "int64",
     "queue_delay": "queue_delay",  # with [measure]: queue_delay_<stat>; NaN otherwise
 }
 #: The queueing-delay statistics of a link (``queue_delay_<stat>`` columns).

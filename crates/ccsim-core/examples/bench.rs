@@ -1,4 +1,7 @@
-//! The foundation benchmark: dumbbell-16 and dumbbell-64-1g (see docs/performance.md).
+//! The foundation benchmark: dumbbell-16 and dumbbell-64-1g (see docs/performance.md); for
+//! issue #20's packets-per-second comparison, the same dumbbells with BBR flows (`-bbr`) and
+//! `dctcp-16`, dumbbell-16's network with DCTCP flows and a step marker at K = 60 packets on
+//! the bottleneck (C·RTT = 333 packets; K > C·RTT/7).
 //!
 //! `cargo run --release -p ccsim-core --example bench [-- --repeat N] [--only NAME] [--threads 1|2] [--pcap LINK]`
 //! Each scenario runs in a fresh child process per repetition so that its peak memory
@@ -46,6 +49,10 @@ fn params(name: &str) -> DumbbellParams {
             p.queue_packets = 3333;
             p.duration = "20s".into();
         }
+        "dctcp-16" => {
+            p = params("dumbbell-16");
+            p.cc = "dctcp".into();
+        }
         other => panic!("unknown benchmark {other}"),
     }
     p
@@ -67,6 +74,10 @@ fn child(name: &str, threads: u32, pcap: Option<&str>) {
     let p = params(name);
     let mut doc = dumbbell(&p);
     doc["simulation"]["threads"] = threads.into();
+    if name == "dctcp-16" {
+        // The bottleneck (link entry 0, both directions) marks above K = 60 packets.
+        doc["link"][0]["queue"] = serde_json::json!({ "kind": "step", "k": 60, "limit": 333 });
+    }
     if let Some(link) = pcap {
         doc["trace"]["pcap"] = serde_json::json!([link]);
     }
@@ -130,7 +141,13 @@ fn main() {
         "{:<16} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}",
         "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events"
     );
-    for name in ["dumbbell-16", "dumbbell-64-1g", "dumbbell-16-bbr", "dumbbell-64-1g-bbr"] {
+    for name in [
+        "dumbbell-16",
+        "dumbbell-64-1g",
+        "dumbbell-16-bbr",
+        "dumbbell-64-1g-bbr",
+        "dctcp-16",
+    ] {
         if only.is_some_and(|o| o != name) {
             continue;
         }

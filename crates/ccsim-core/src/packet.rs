@@ -44,6 +44,18 @@ pub const MAX_SACK_BLOCKS: usize = 3;
 pub const FLAG_RETX: u8 = 1;
 /// Flag: the segment whose timestamp this ACK echoes was a retransmission (Karn's rule).
 pub const FLAG_ECHO_RETX: u8 = 2;
+// Bits 4 and 8 are taken by kind-specific flags (`net::dv::FLAG_IMPROPER` on route
+// announcements, SCTP's `FLAG_DAC_TWO` and `FLAG_HEARTBEAT`). The four ECN bits below fit
+// in the rest of the byte, so the header stays at 64 bytes (RFC 3168 §5, §6.1).
+/// Flag: ECN-Capable Transport (IP ECT(0), RFC 3168 §5): a queue may mark instead of
+/// dropping. Set by a TCP sender with `ecn` on, on new data segments only (§6.1.5).
+pub const FLAG_ECT: u8 = 16;
+/// Flag: Congestion Experienced (IP CE, RFC 3168 §5), set by a queue on an ECT packet.
+pub const FLAG_CE: u8 = 32;
+/// Flag: TCP ECN-Echo on an ACK (RFC 3168 §6.1.3; per packet with DCTCP, RFC 8257 §3.2).
+pub const FLAG_ECE: u8 = 64;
+/// Flag: TCP Congestion Window Reduced on a data segment (RFC 3168 §6.1.2).
+pub const FLAG_CWR: u8 = 128;
 
 /// A packet header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,5 +157,11 @@ impl Packet {
     #[inline]
     pub fn is_data(&self) -> bool {
         self.kind == PacketKind::Data
+    }
+
+    /// Whether a queue may mark this packet instead of dropping it (ECT, RFC 3168 §5).
+    #[inline]
+    pub fn is_ect(&self) -> bool {
+        self.flags & FLAG_ECT != 0
     }
 }

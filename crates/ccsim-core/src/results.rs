@@ -19,20 +19,24 @@ pub enum DropCause {
     NoRoute,
     /// The link was down.
     LinkDown,
+    /// Dropped by an active queue management's congestion signal (the step marker's
+    /// threshold, CoDel, PIE) because the packet was not ECN-capable.
+    Aqm,
 }
 
 impl DropCause {
     /// Every cause, in column order.
-    pub const ALL: [DropCause; 6] = [
+    pub const ALL: [DropCause; 7] = [
         DropCause::QueueOverflow,
         DropCause::Red,
         DropCause::RandomLoss,
         DropCause::ScriptedLoss,
         DropCause::NoRoute,
         DropCause::LinkDown,
+        DropCause::Aqm,
     ];
     /// Number of causes.
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 7;
     /// Snake-case name, as in summaries and column names.
     pub fn name(self) -> &'static str {
         match self {
@@ -42,6 +46,7 @@ impl DropCause {
             DropCause::ScriptedLoss => "scripted_loss",
             DropCause::NoRoute => "no_route",
             DropCause::LinkDown => "link_down",
+            DropCause::Aqm => "aqm",
         }
     }
 }
@@ -160,6 +165,11 @@ pub struct FlowSummary {
     pub connections: u64,
     /// MPTCP: DAIMD's delay-triggered window reductions (0 for other controllers).
     pub delay_backoffs: u64,
+    /// TCP with ECN: data segments that reached the receiver marked CE.
+    pub ecn_marks: u64,
+    /// TCP with ECN: window reductions in response to ECN-Echo (at most one per window,
+    /// RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
     /// Per pinned path (flows with `paths`): what went over each.
     pub paths: Vec<PathSummary>,
 }
@@ -190,6 +200,8 @@ pub struct LinkSummary {
     pub utilisation: f64,
     /// Drops at this link, by cause.
     pub drops: DropCounts,
+    /// ECN-capable packets this link's queue marked CE instead of dropping.
+    pub ecn_marks: u64,
     /// With `[measure]`: the queueing delay of the packets the link accepted (entering it to
     /// starting transmission): mean and maximum exact, percentiles from a histogram
     /// (`measure::histogram`, within 1.6 %); NaN when none was accepted.

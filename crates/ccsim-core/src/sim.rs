@@ -13,12 +13,16 @@ use crate::cc::AnyCc;
 use crate::engine::{Event, EventQueue};
 use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
+use crate::net::codel::Codel;
+use crate::net::fq_codel::FqCodel;
+use crate::net::pie::Pie;
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
 use crate::net::ecmp;
 use crate::net::pinned::{FlowPaths, PinnedPaths};
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
+use crate::net::step::StepMark;
 use crate::net::{Link, QueueDisc};
 use crate::packet::{Packet, PacketKind};
 use crate::results::{DropCause, DropCounts, Table};
@@ -221,6 +225,10 @@ impl Simulation {
                     QueueSpec::Red(r) => {
                         QueueDisc::Red(Red::new(RedParams::resolve(r, l.rate, l.delay)))
                     }
+                    QueueSpec::Step(s) => QueueDisc::Step(StepMark::new(*s)),
+                    QueueSpec::Codel(c) => QueueDisc::Codel(Box::new(Codel::new(*c))),
+                    QueueSpec::Pie(p) => QueueDisc::Pie(Box::new(Pie::new(*p))),
+                    QueueSpec::FqCodel(f) => QueueDisc::FqCodel(Box::new(FqCodel::new(*f))),
                 };
                 Link::new(
                     LinkId(i as u32),
@@ -239,7 +247,11 @@ impl Simulation {
         let mut links = links;
         let mut part = part;
         // Chaining assumes a fixed upstream per link: not with adaptive routes or failures.
-        let static_net = scenario.dv.is_none() && scenario.link_events.is_empty();
+        // Nor with a link that decides at dequeue (CoDel, PIE, FQ-CoDel): it runs the dequeue-time model,
+        // which is offered packets at the current time only, so nothing is fed ahead.
+        let static_net = scenario.dv.is_none()
+            && scenario.link_events.is_empty()
+            && !scenario.links.iter().any(|l| l.queue.decides_at_dequeue());
         let mut inline_in = vec![None; 2 * scenario.flows.len()];
         let mut merges = Vec::new();
         if scenario.link_model == LinkModel::Fast && static_net {
@@ -311,7 +323,8 @@ impl Simulation {
                     endpoints.push(Endpoint::TcpSender(tx_ep));
                     endpoints.push(Endpoint::TcpReceiver(
                         TcpReceiver::new(fid, src, tx, t.mss, t.header, t.delayed_ack, total)
-                            .with_sack_option_bytes(t.sack_option_bytes),
+                            .with_sack_option_bytes(t.sack_option_bytes)
+                            .with_ecn(t.ecn),
                     ));
                 }
                 TransportSpec::Arc(a) => {
@@ -615,6 +628,7 @@ impl Simulation {
                 Event::TxDone(l) => {
                     self.events.pop_top();
                     self.links[l.idx()].on_tx_done(now, &mut self.events);
+                    self.charge_dequeue_drops(l);
                 }
                 Event::Wakeup(ep) => {
                     self.events.pop_top();
@@ -687,10 +701,13 @@ impl Simulation {
         self.send_on(now, at, l, pkt);
     }
 
-    /// Offer `pkt` to link `l` at `at`, and on along the chained links after it.
+    /// Offer `pkt` to link `l` at `at`, and on along the chained links after it (a copy:
+    /// a queue may mark it CE on the way).
     #[inline(always)]
     fn send_on(&mut self, now: SimTime, at: SimTime, l: LinkId, pkt: &Packet) {
         let (mut l, mut at) = (l, at);
+        let mut pkt = *pkt;
+        let pkt = &mut pkt;
         loop {
             let link = &mut self.links[l.idx()];
             match link.offer(now, at, pkt, &mut self.events) {
@@ -700,6 +717,7 @@ impl Simulation {
                 }
                 Ok(arrive) => {
                     if !link.is_fast() {
+                        self.charge_dequeue_drops(l);
                         return;
                     }
                     match self.onward(now, l, arrive, pkt) {
@@ -755,6 +773,15 @@ impl Simulation {
             }
         } else {
             self.pinned.next_link(pkt.flow, pkt.path, node, pkt.dst)
+        }
+    }
+
+    /// Charge the packets a dequeue-time discipline (CoDel) dropped on link `l` to their
+    /// flows.
+    #[inline]
+    fn charge_dequeue_drops(&mut self, l: LinkId) {
+        for (pkt, cause) in self.links[l.idx()].take_dequeue_drops() {
+            self.drop_packet(&pkt, cause);
         }
     }
 
@@ -816,10 +843,10 @@ impl Simulation {
             return;
         };
         let mut out = std::mem::take(&mut dv.outbox);
-        for (l, pkt) in out.drain(..) {
+        for (l, mut pkt) in out.drain(..) {
             self.created += 1;
             let link = &mut self.links[l.idx()];
-            match link.offer(now, now, &pkt, &mut self.events) {
+            match link.offer(now, now, &mut pkt, &mut self.events) {
                 Err(cause) => self.drop_packet(&pkt, cause),
                 Ok(arrive) => {
                     if link.is_fast() {

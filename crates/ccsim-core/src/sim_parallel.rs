@@ -219,6 +219,9 @@ pub(super) fn split(sc: &Scenario) -> Result<Split, String> {
     if sc.dv.is_some() || !sc.link_events.is_empty() {
         return Err("adaptive routing and link failures are not split".into());
     }
+    if sc.links.iter().any(|l| l.queue.decides_at_dequeue()) {
+        return Err("a queue that decides at dequeue (codel, pie, fq_codel) is not split".into());
+    }
     let n = sc.nodes.len();
     // The work of a part grows with the flow endpoints it holds.
     let mut weight = vec![0u64; n];

@@ -176,6 +176,7 @@ impl Simulation {
                     0.0
                 },
                 drops: stats.drops,
+                ecn_marks: stats.ecn_marks,
                 queue_delay: l.sojourn_at(end).as_ref().map(QueueDelay::of),
             });
         }
@@ -205,6 +206,8 @@ impl Simulation {
                     s.fast_recoveries = tx.stats.fast_recoveries;
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.connections;
+                    s.ecn_marks = rx.ce_received;
+                    s.ecn_reductions = tx.stats.ecn_reductions;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
                     rtt_percentiles(&mut s, tx.rtt());
                     for k in 1..=f.paths.len() {

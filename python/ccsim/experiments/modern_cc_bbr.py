@@ -13,9 +13,8 @@ loss-based congestion control", IMC 2019: BBR takes most of the link in shallow 
 and the smaller share in deep buffers, where its in-flight cap holds it back. The claims
 checked are those qualitative statements (no paper number is matched).
 
-When the `modern-cc` experiment (ECN, DCTCP and the AQMs: ``modern_cc.py``) is present, it
-takes this module's ``plans``, ``claims`` and ``figures`` into its own; until then this
-module is its own experiment, ``modern-cc-bbr``.
+This module is the BBR section of the ``modern-cc`` experiment (``modern_cc.py`` takes its
+``plans``, ``claims`` and ``figures``); it is not an experiment of its own.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ccsim.experiments import Claim, Experiment, Figure, load_table
+from ccsim.experiments import Claim, Figure, load_table
 from ccsim.experiments._plot import plt as _plt
 from ccsim.experiments._plot import save as _save
 from ccsim.scenario import dumbbell
@@ -175,15 +174,3 @@ def figures() -> list[Figure]:
                "The window is capped at 2 BDP (+ budget); PROBE_RTT holds 4 packets for 200 ms and a round."),
     ]
 
-
-EXPERIMENT = Experiment(
-    name="modern-cc-bbr",
-    title="BBR v1: convergence, PROBE_RTT and its share against CUBIC",
-    paper=f"{DRAFT}; {HOCK}",
-    description=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "",
-    quick=lambda: plans("60s", 1),
-    full=lambda: plans("300s", 3),
-    figures=figures(),
-    claims=claims(),
-    notes=("quick: 60 s runs, 1 seed; full: 300 s runs, 3 seeds; the first 10 s are excluded.",),
-)

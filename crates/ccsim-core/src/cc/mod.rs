@@ -18,6 +18,7 @@ pub mod bwe;
 pub mod cmt;
 pub mod coupled;
 pub mod cubic;
+pub mod dctcp;
 #[cfg(test)]
 pub mod example_aimd;
 pub mod fast;
@@ -198,6 +199,16 @@ pub trait CongestionControl {
     }
     /// Called when `next_timeout` is reached.
     fn on_timeout(&mut self, _now: SimTime) {}
+    /// ECN feedback of an ACK on a flow with ECN on, before `on_ack`: `acked` bytes newly
+    /// acknowledged, `ece` whether the ACK carried ECN-Echo. For controllers that measure
+    /// the extent of congestion (DCTCP's fraction of marked bytes, RFC 8257 §3.3).
+    fn on_ecn_feedback(&mut self, _acked: Bytes, _ece: bool) {}
+    /// The transport reduces the window for an ECN-Echo (once per window, RFC 3168
+    /// §6.1.2). `ev.kind` is `FastRetransmit`. By default the response to a loss found by
+    /// fast retransmit, as RFC 3168 §6.1.2 asks; nothing is retransmitted.
+    fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
+        self.on_congestion(ev)
+    }
     /// Whether the sender should keep per-packet delivery records and call
     /// `on_rate_sample` (asked once per connection; a controller that says no costs nothing).
     fn wants_rate_samples(&self) -> bool {
@@ -231,6 +242,7 @@ pub const CONTROLLERS: &[&CcKind] = &[
     &westwood::KIND,
     &cubic::KIND,
     &fast::KIND,
+    &dctcp::KIND,
     &bbr::KIND,
     #[cfg(test)]
     &example_aimd::KIND,
@@ -460,6 +472,12 @@ impl CongestionControl for AnyCc {
     }
     fn on_timeout(&mut self, now: SimTime) {
         each_cc!(self, c => c.on_timeout(now))
+    }
+    fn on_ecn_feedback(&mut self, acked: Bytes, ece: bool) {
+        each_cc!(self, c => c.on_ecn_feedback(acked, ece))
+    }
+    fn on_ecn_echo(&mut self, ev: &CongestionEvent) {
+        each_cc!(self, c => c.on_ecn_echo(ev))
     }
     fn wants_rate_samples(&self) -> bool {
         each_cc!(self, c => c.wants_rate_samples())

@@ -125,6 +125,8 @@ pub fn flow_in_window(
     s.timeouts = at_until.timeouts - at_from.timeouts;
     s.connections = at_until.connections - at_from.connections;
     s.delay_backoffs = at_until.delay_backoffs - at_from.delay_backoffs;
+    s.ecn_marks = at_until.ecn_marks - at_from.ecn_marks;
+    s.ecn_reductions = at_until.ecn_reductions - at_from.ecn_reductions;
     s.drops = sub_drops(&at_until.drops, &at_from.drops);
     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) =
         (at_until.rtt_min_s, at_until.rtt_mean_s, at_until.rtt_max_s);
@@ -158,6 +160,7 @@ pub fn link_in_window(
         bytes_out,
         utilisation: bytes_out as f64 * 8.0 / (rate_bps * w.secs()),
         drops: sub_drops(&at_until.drops, &at_from.drops),
+        ecn_marks: at_until.ecn_marks - at_from.ecn_marks,
         // The histogram restarted when the window opened.
         queue_delay: at_until.queue_delay.clone(),
     }

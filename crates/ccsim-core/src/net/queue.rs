@@ -4,8 +4,12 @@
 //! occupancy (arithmetically in the fast model, by counting in the per-hop model) and asks
 //! the discipline, which is a pure state machine: no clock, no events.
 
+use super::codel::{Codel, CodelSpec};
 use super::droptail::DropTail;
+use super::fq_codel::{FqCodel, FqCodelSpec};
+use super::pie::{Pie, PieSpec};
 use super::red::{Red, RedSpec};
+use super::step::{StepMark, StepSpec};
 use crate::params::{Kind, Kinds};
 use crate::results::DropCause;
 use crate::rng::SimRng;
@@ -36,12 +40,45 @@ pub enum QueueSpec {
     /// Random Early Detection (Floyd & Jacobson 1993) with ns-2's defaults.
     #[serde(rename = "red")]
     Red(RedSpec),
+    /// DCTCP's step marker: CE when the instantaneous queue exceeds K (RFC 8257 §3.1).
+    #[serde(rename = "step")]
+    Step(StepSpec),
+    /// CoDel (RFC 8289): drops at dequeue on a standing sojourn time.
+    #[serde(rename = "codel")]
+    Codel(CodelSpec),
+    /// PIE (RFC 8033): random early drop steered to a queueing-delay target.
+    #[serde(rename = "pie")]
+    Pie(PieSpec),
+    /// FQ-CoDel (RFC 8290): per-flow queues, deficit round robin, CoDel on each.
+    #[serde(rename = "fq_codel")]
+    FqCodel(FqCodelSpec),
+}
+
+impl QueueSpec {
+    /// Whether the discipline owns its queue and decides when a packet leaves it (CoDel,
+    /// PIE, FQ-CoDel): its link then runs the dequeue-time model (`net::link`,
+    /// `Pipe::Sched`).
+    pub fn decides_at_dequeue(&self) -> bool {
+        matches!(
+            self,
+            QueueSpec::Codel(_) | QueueSpec::Pie(_) | QueueSpec::FqCodel(_)
+        )
+    }
 }
 
 /// The queue disciplines a link's `queue` can name.
 pub const QUEUE_KINDS: Kinds = Kinds {
     what: "queue kind",
-    list: || vec![&super::droptail::KIND, &super::red::KIND],
+    list: || {
+        vec![
+            &super::droptail::KIND,
+            &super::red::KIND,
+            &super::step::KIND,
+            &super::codel::KIND,
+            &super::pie::KIND,
+            &super::fq_codel::KIND,
+        ]
+    },
     note: "",
     number: None,
 };
@@ -69,6 +106,16 @@ impl Occupancy {
     }
 }
 
+/// What a discipline does with an admitted packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admit {
+    /// Queue it as it is.
+    Enqueue,
+    /// Queue it with its CE codepoint set (an ECN-capable packet the discipline would
+    /// otherwise have dropped, RFC 3168 §5).
+    MarkCe,
+}
+
 /// The queue disciplines (enum dispatch: no boxing on the hot path).
 #[derive(Clone, Debug)]
 pub enum QueueDisc {
@@ -76,6 +123,14 @@ pub enum QueueDisc {
     DropTail(DropTail),
     /// Random Early Detection.
     Red(Red),
+    /// Step-threshold ECN marker.
+    Step(StepMark),
+    /// CoDel, which owns its queue and decides at dequeue (the link's `Pipe::Sched`).
+    Codel(Box<Codel>),
+    /// PIE, which owns its queue (drops at enqueue, measures the delay at dequeue).
+    Pie(Box<Pie>),
+    /// FQ-CoDel, which owns its queues and picks the next packet.
+    FqCodel(Box<FqCodel>),
 }
 
 impl QueueDisc {
@@ -86,22 +141,28 @@ impl QueueDisc {
     pub fn admits_within(&self, size: u64, max_packets: u64, max_bytes: u64) -> bool {
         match self {
             QueueDisc::DropTail(q) => q.fits(size, max_packets, max_bytes),
-            QueueDisc::Red(_) => false,
+            _ => false,
         }
     }
 
-    /// Admit a packet of `size` bytes arriving at `now`, or say why it is dropped.
+    /// Admit a packet of `size` bytes arriving at `now` (`ect`: it is ECN-capable), possibly
+    /// marking it, or say why it is dropped.
     #[inline]
     pub fn admit(
         &mut self,
         now: SimTime,
         size: u64,
+        ect: bool,
         occ: Occupancy,
         rng: &mut SimRng,
-    ) -> Result<(), DropCause> {
+    ) -> Result<Admit, DropCause> {
         match self {
-            QueueDisc::DropTail(q) => q.admit(size, occ),
-            QueueDisc::Red(q) => q.admit(now, size, occ, rng),
+            QueueDisc::DropTail(q) => q.admit(size, occ).map(|()| Admit::Enqueue),
+            QueueDisc::Red(q) => q.admit(now, size, ect, occ, rng),
+            QueueDisc::Step(q) => q.admit(ect, occ),
+            // Never asked: a discipline that owns its queue is offered packets through
+            // `net::sched` (`Link::offer_sched`).
+            QueueDisc::Codel(_) | QueueDisc::Pie(_) | QueueDisc::FqCodel(_) => Ok(Admit::Enqueue),
         }
     }
 }

@@ -13,7 +13,7 @@
 //! The waiting bytes are the held bytes less one mean held packet (exact when, as on a data
 //! bottleneck, all packets have one size).
 
-use super::queue::Occupancy;
+use super::queue::{Admit, Occupancy};
 use crate::params::{Alt, Bound, Dflt, Kind, Lit, Param, Ty};
 use crate::results::DropCause;
 use crate::rng::SimRng;
@@ -35,6 +35,8 @@ pub struct RedSpec {
     pub mean_pktsize: Bytes,
     pub queue_in_bytes: bool,
     pub bytes: bool,
+    #[serde(default)]
+    pub ecn: bool,
 }
 
 impl Default for RedSpec {
@@ -83,6 +85,9 @@ pub const PARAMS: &[Param] = &[
     Param::boolean("bytes", false)
         .doc("byte-mode dropping: arrivals since the last drop counted in mean-size packets, the probability scaled by size / mean_pktsize")
         .source("our choice: packet mode (ns-2.35 ns-default.tcl:122 bytes_ true since ns-2.28; docs/sources/ns2.md)"),
+    Param::boolean("ecn", false)
+        .doc("mark ECN-capable packets CE instead of dropping them early (RFC 3168 §5); forced drops above max_th (2 × max_th when gentle) and the hard limit still drop")
+        .source("ns-2.35 tcl/lib/ns-default.tcl Queue/RED setbit_ false; marking only in the early-drop region as ns-2.35 queue/red.cc REDQueue::enque"),
 ];
 
 /// `queue = "red"`.
@@ -120,6 +125,8 @@ pub struct RedParams {
     pub bytes: bool,
     /// Mean packet size, bytes.
     pub mean_pktsize: f64,
+    /// Mark ECN-capable packets instead of dropping them early.
+    pub ecn: bool,
 }
 
 impl RedParams {
@@ -155,6 +162,7 @@ impl RedParams {
             queue_in_bytes: spec.queue_in_bytes,
             bytes: spec.bytes,
             mean_pktsize: spec.mean_pktsize.0.max(1) as f64,
+            ecn: spec.ecn,
         }
     }
 }
@@ -206,14 +214,15 @@ impl Red {
         }
     }
 
-    /// Accept or drop an arrival.
+    /// Accept, mark or drop an arrival (`ect`: ECN-capable).
     pub fn admit(
         &mut self,
         now: SimTime,
         size: u64,
+        ect: bool,
         occ: Occupancy,
         rng: &mut SimRng,
-    ) -> Result<(), DropCause> {
+    ) -> Result<Admit, DropCause> {
         // Average update on every arrival; after an idle period, decay as if m empty
         // packet times had passed (ns-2: avg ← avg·(1−w)^(m+1) + w·q).
         let q = if self.p.queue_in_bytes {
@@ -252,7 +261,7 @@ impl Red {
         if self.avg < self.p.min_th {
             self.count = -1;
             self.count_bytes = 0.0;
-            return Ok(());
+            return Ok(Admit::Enqueue);
         }
         self.count += 1;
         self.count_bytes = if self.count == 0 {
@@ -289,9 +298,15 @@ impl Red {
         if rng.uniform() < pa {
             self.count = 0;
             self.count_bytes = 0.0;
-            Err(DropCause::Red)
+            // RFC 3168 §5: an early "drop" of an ECN-capable packet becomes a CE mark
+            // (ns-2.35 queue/red.cc: only in the random region, not for forced drops).
+            if self.p.ecn && ect {
+                Ok(Admit::MarkCe)
+            } else {
+                Err(DropCause::Red)
+            }
         } else {
-            Ok(())
+            Ok(Admit::Enqueue)
         }
     }
 }
@@ -313,6 +328,7 @@ mod tests {
             mean_pktsize: Bytes(500),
             queue_in_bytes: false,
             bytes: false,
+            ecn: false,
         }
     }
 
@@ -333,12 +349,13 @@ mod tests {
         // 34 held (33 waiting · 1500 B = 49 500 B < 50 000 B) is admitted unless RED drops
         // early; 35 held (51 000 B waiting) overflows the byte limit although 35 < 100 packets.
         assert_eq!(
-            red.admit(SimTime(0), 1500, busy(35), &mut rng),
+            red.admit(SimTime(0), 1500, false, busy(35), &mut rng),
             Err(DropCause::QueueOverflow)
         );
         // The average is in bytes: one arrival at 10 waiting packets adds w_q · 15 000 B.
         let mut red = Red::new(RedParams::resolve(&s, Rate::mbps(40), Dur::from_millis(65)));
-        red.admit(SimTime(0), 1500, busy(11), &mut rng).unwrap();
+        red.admit(SimTime(0), 1500, false, busy(11), &mut rng)
+            .unwrap();
         assert!((red.avg() - 0.002 * 15_000.0).abs() < 1e-9);
         // Byte mode: a 1500-byte arrival is dropped with 3 times the probability of a 500-byte
         // one at the same average (measured over many independent decisions).
@@ -362,7 +379,7 @@ mod tests {
                     bytes: 18_750 * 2,
                     idle_since: SimTime(0),
                 };
-                if red.admit(SimTime(0), size, occ, &mut rng).is_err() {
+                if red.admit(SimTime(0), size, false, occ, &mut rng).is_err() {
                     n += 1;
                 }
             }
@@ -423,7 +440,8 @@ mod tests {
             Dur::from_millis(10),
         ));
         let mut rng = SimRng::stream(1, "red");
-        red.admit(SimTime(0), 1500, busy(11), &mut rng).unwrap();
+        red.admit(SimTime(0), 1500, false, busy(11), &mut rng)
+            .unwrap();
         assert!((red.avg() - 0.002 * 10.0).abs() < 1e-12);
         let before = red.avg();
         // Idle for 1 ms at 10_000 pkt/s: m = 10 packet times.
@@ -432,7 +450,8 @@ mod tests {
             bytes: 0,
             idle_since: SimTime(0),
         };
-        red.admit(SimTime(1_000_000), 1500, idle, &mut rng).unwrap();
+        red.admit(SimTime(1_000_000), 1500, false, idle, &mut rng)
+            .unwrap();
         assert!((red.avg() - before * 0.998f64.powi(11)).abs() < 1e-15);
     }
 
@@ -445,12 +464,12 @@ mod tests {
         ));
         let mut rng = SimRng::stream(1, "red");
         assert_eq!(
-            red.admit(SimTime(0), 1500, busy(100), &mut rng),
+            red.admit(SimTime(0), 1500, false, busy(100), &mut rng),
             Err(DropCause::QueueOverflow)
         );
         red.avg = 120.0;
         assert_eq!(
-            red.admit(SimTime(0), 1500, busy(99), &mut rng),
+            red.admit(SimTime(0), 1500, false, busy(99), &mut rng),
             Err(DropCause::Red)
         );
     }
@@ -469,7 +488,10 @@ mod tests {
         let mut rng = SimRng::stream(9, "red");
         let n = 100_000;
         let drops = (0..n)
-            .filter(|_| red.admit(SimTime(0), 1500, busy(38), &mut rng).is_err())
+            .filter(|_| {
+                red.admit(SimTime(0), 1500, false, busy(38), &mut rng)
+                    .is_err()
+            })
             .count();
         let rate = drops as f64 / n as f64;
         assert!(rate > 0.025 && rate < 0.05, "{rate}");

@@ -193,6 +193,10 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
                 limit: QueueLimit::Bytes(b),
             } => ((*b / 40).max(1) as f64, format!("{b}B")),
             QueueSpec::Red(r) => (r.limit as f64, format!("{}p", r.limit)),
+            QueueSpec::Step(q) => (q.limit as f64, format!("{}p", q.limit)),
+            QueueSpec::Codel(q) => (q.limit as f64, format!("{}p", q.limit)),
+            QueueSpec::Pie(q) => (q.limit as f64, format!("{}p", q.limit)),
+            QueueSpec::FqCodel(q) => (q.limit as f64, format!("{}p", q.limit)),
         };
         let held = fill_packets.min(limit_packets);
         let bytes = (held * BYTES_PER_QUEUED_PACKET as f64).min(u64::MAX as f64) as u64;

@@ -74,6 +74,18 @@ pub(crate) fn transport(cx: &mut Cx, path: &str, t: &Resolved) {
             }
         }
     }
+    // RFC 8257 §3.2: DCTCP's α counts marked bytes, which needs the per-packet echo.
+    if sub("cc").is_some_and(|c| c.kind.map(|k| k.name) == Some("dctcp")) {
+        let ecn = t.value("ecn");
+        if t.get("ecn").is_some_and(|e| !e.bad) && ecn.as_str() != Some("dctcp") {
+            cx.err(
+                &join(path, "ecn"),
+                format!(
+                    "cc = \"dctcp\" needs ecn = \"dctcp\" (its per-packet echo, RFC 8257 §3.2), found {ecn}; leave ecn out to get it"
+                ),
+            );
+        }
+    }
     if let Some(cc) = sub("cc").filter(|c| c.kind.map(|k| k.name) == Some("fast")) {
         if let Some((pace, interval)) = pair(cc, "pace_increases", "update_interval") {
             if pace == true && interval.is_null() {

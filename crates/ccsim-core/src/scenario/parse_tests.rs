@@ -342,10 +342,11 @@ app = { kind = "bulk", start = ["1s"] }
     assert_problem(&ps, "simulation.duration", "bare number 10");
     assert_problem(&ps, "simulation.seed", "expected an integer");
     assert_problem(&ps, "link[0].between", "expected a list of two node names");
+    assert_problem(&ps, "link[0].queue", "expected \"droptail\", \"red\", ");
     assert_problem(
         &ps,
         "link[0].queue",
-        "expected \"droptail\", \"red\" or a table",
+        " or a table such as { kind = \"droptail\" }",
     );
     assert_problem(&ps, "flow[0].count", "expected a whole number");
     assert_problem(&ps, "flow[0].dupthresh", "expected an integer");
@@ -406,7 +407,7 @@ app = { kind = "cbr" }
     assert_problem(
         &ps,
         "flow[0].cc.kind",
-        "unknown controller \"cubc\"; allowed: reno, vegas, westwood, cubic, fast, bbr",
+        "unknown controller \"cubc\"; allowed: reno, vegas, westwood, cubic, fast, dctcp, bbr",
     );
     assert_problem(
         &ps,
@@ -691,7 +692,7 @@ delay = "5 ms"
 between = ["b", "c"]
 rate = "1Mbps"
 delay = "1ms"
-queue = "codel"
+queue = "sfq"
 
 [simulation]
 duration = "1 s"

@@ -25,6 +25,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
             start: at(0.0),
         },
         select: None,
+        ecn: EcnMode::Off,
         limited_transmit: false,
         handshake: false,
         ssthresh_from: LossFlight::FlightSize,

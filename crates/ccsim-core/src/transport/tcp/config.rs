@@ -1,6 +1,7 @@
 //! The TCP sender's configuration: its parameters (shared with MPTCP subflows), their
 //! declarations, and the `transport = "tcp"` kind of a flow.
 
+use super::ecn::EcnMode;
 use super::path_select::{SelectSpec, SELECT_KINDS};
 use super::rto::{self, RtoSpec};
 use crate::apps::{TcpApp, TCP_APPS};
@@ -37,6 +38,9 @@ pub struct TcpSpec {
     pub handshake: bool,
     pub ssthresh_from: LossFlight,
     pub sack_option_bytes: bool,
+    /// ECN (declared in TCP_PARAMS; MPTCP subflows do not use it).
+    #[serde(default)]
+    pub ecn: EcnMode,
 }
 
 impl Default for TcpSpec {
@@ -152,8 +156,19 @@ pub const CC: &[Param] = &[Param::kinded("cc", &CC_KINDS, "reno")
     .doc("congestion-avoidance controller, with its parameters")
     .source("Reno (RFC 5681)")];
 
-/// The other keys of a TCP flow: path selection and the application.
+/// `ecn`'s default: DCTCP's echo for the DCTCP controller (RFC 8257 needs it), else off.
+fn ecn_for_controller(r: &Resolved) -> Value {
+    let cc = r.value("cc");
+    let dctcp = cc.get("kind").and_then(Value::as_str) == Some(crate::cc::dctcp::KIND.kind.name);
+    Value::from(if dctcp { "dctcp" } else { "off" })
+}
+
+/// The other keys of a TCP flow: ECN, path selection and the application.
 pub const TCP_PARAMS: &[Param] = &[
+    Param::choice("ecn", "off", &["off", "rfc3168", "dctcp"])
+        .derived("\"dctcp\" with cc = \"dctcp\", else \"off\"", ecn_for_controller)
+        .doc("ECN: off; rfc3168 (ECT data, ECE until CWR, one window reduction per window of data); dctcp (as rfc3168 with DCTCP's per-packet echo, RFC 8257 §3.2)")
+        .source("RFC 3168 §6.1 and RFC 8257 §3.2; off by default as in ns-2 (Agent/TCP ecn_ 0), and DCTCP needs its echo"),
     Param::new(
         "select",
         Ty::Kinded(&SELECT_KINDS),

@@ -2,6 +2,7 @@
 //! timed segment.
 
 pub mod config;
+pub mod ecn;
 pub mod handshake;
 pub mod path_select;
 pub mod prr;

@@ -8,9 +8,13 @@
 //! that segment was a retransmission so the sender can apply Karn's rule. A SYN (when the
 //! flow models the handshake) is answered at once with a SYN-ACK.
 
+use super::ecn::{EcnMode, EcnReceiver};
 use super::handshake;
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX, MAX_SACK_BLOCKS};
+use crate::packet::{
+    Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX,
+    MAX_SACK_BLOCKS,
+};
 use crate::units::{Dur, SimTime};
 
 /// TCP receiver state.
@@ -49,6 +53,10 @@ pub struct TcpReceiver {
     /// Data segments that arrived on another path than their connection's first segment
     /// (an invariant check: MATCP keeps each connection on one path, so this stays 0).
     pub off_path_segments: u64,
+    /// ECN echo state (RFC 3168 §6.1.3 or RFC 8257 §3.2).
+    ecn: EcnReceiver,
+    /// Data segments received with CE set.
+    pub ce_received: u64,
 }
 
 impl TcpReceiver {
@@ -85,7 +93,15 @@ impl TcpReceiver {
             path: 0,
             bytes_by_path: Vec::new(),
             off_path_segments: 0,
+            ecn: EcnReceiver::default(),
+            ce_received: 0,
         }
+    }
+
+    /// Echo congestion marks as `mode` says (RFC 3168 or DCTCP's per-packet echo).
+    pub fn with_ecn(mut self, mode: EcnMode) -> TcpReceiver {
+        self.ecn = EcnReceiver::new(mode);
+        self
     }
 
     /// Send at most `n` SACK blocks per ACK.
@@ -156,6 +172,16 @@ impl TcpReceiver {
         } else if pkt.path != self.path {
             self.off_path_segments += 1;
         }
+        if self.ecn.enabled() {
+            let ce = pkt.flags & FLAG_CE != 0;
+            self.ce_received += ce as u64;
+            // RFC 8257 §3.2: a change of CE state with a delayed ACK pending acknowledges
+            // the segments held so far at once, with the old state.
+            if self.ecn.flush_before(ce, self.delack_deadline.is_some()) {
+                self.send_ack(out);
+            }
+            self.ecn.on_data(ce, pkt.flags & FLAG_CWR != 0);
+        }
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
         }
@@ -215,6 +241,7 @@ impl TcpReceiver {
         self.delack_deadline = None;
         self.echo = None;
         self.path = pkt.path;
+        self.ecn.restart();
     }
 
     fn insert_ooo(&mut self, seq: u64) {
@@ -293,6 +320,9 @@ impl TcpReceiver {
             }
         }
         p.nsack = n as u8;
+        if self.ecn.ece() {
+            p.flags |= FLAG_ECE;
+        }
         if self.sack_option_bytes && n > 0 {
             p.size += (2 + 8 * n as u32).next_multiple_of(4);
         }

@@ -19,6 +19,7 @@ mod options_tests;
 
 use super::handshake::Handshake;
 use super::config::{RecoverySpec, TcpSpec};
+use super::ecn::EcnSender;
 use super::path_select::{FlowOutcome, PathSelector};
 use super::prr::Prr;
 use super::rate_sample::RateSampler;
@@ -31,7 +32,7 @@ use crate::cc::{
     RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
+use crate::packet::{Packet, PacketKind, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
@@ -49,6 +50,8 @@ pub struct SenderStats {
     pub connections: u64,
     /// When the first connection opened.
     pub first_open: Option<SimTime>,
+    /// Window reductions for ECN-Echo (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
 }
 
 /// Fast-recovery state (RFC 5681 §3.2, RFC 6582, RFC 6675).
@@ -133,6 +136,8 @@ pub struct TcpSender {
     /// Seed of the controller's random stream (`flow:<name>:cc`); connection k uses
     /// `cc_seed + k`.
     cc_seed: u64,
+    /// ECN marking and reaction (RFC 3168 §6.1).
+    ecn: EcnSender,
 }
 
 impl TcpSender {
@@ -145,6 +150,7 @@ impl TcpSender {
         app: SenderApp,
     ) -> TcpSender {
         let cc = Self::fresh_cc(&cfg, 0);
+        let ecn = EcnSender::new(cfg.ecn);
         TcpSender {
             flow,
             dst,
@@ -184,6 +190,7 @@ impl TcpSender {
             rate: None,
             lost_no_sack: 0,
             cc_seed: 0,
+            ecn,
         }
     }
 
@@ -340,6 +347,7 @@ impl TcpSender {
         self.round_start = now;
         self.round_min_rtt = None;
         self.round_delivered = self.delivered;
+        self.ecn.restart();
     }
 
     /// The application stops the connection: nothing more is sent (an on/off source's ON
@@ -427,6 +435,9 @@ impl TcpSender {
             if self.cfg.rto.samples != RttSamples::EveryAck {
                 self.time_segment(seq, now);
             }
+        }
+        if self.ecn.enabled() {
+            p.flags |= self.ecn.data_flags(retx);
         }
         self.stats.data_sent += 1;
         // RFC 6298 §5.1: start the timer when sending if it is not running.
@@ -656,6 +667,10 @@ impl TcpSender {
                 self.prr_on_ack(fresh + newly_sacked);
             }
         }
+        let ece = self.ecn.enabled() && pkt.flags & FLAG_ECE != 0;
+        if self.ecn.enabled() {
+            self.cc.on_ecn_feedback(Bytes(acked_bytes), ece);
+        }
         let ev = AckEvent {
             now,
             acked: Bytes(acked_bytes),
@@ -683,6 +698,22 @@ impl TcpSender {
             self.round_end = self.sb.end().max(ack + 1);
             self.round_start = now;
             self.round_delivered = self.delivered;
+        }
+        // RFC 3168 §6.1.2: reduce once per window for ECN-Echo, after the controller saw
+        // this ACK and its round (DCTCP's α is then up to date, as in Linux tcp_dctcp.c).
+        if ece
+            && self
+                .ecn
+                .on_ack(true, self.una, self.sb.end(), self.phase != Phase::Open)
+        {
+            self.stats.ecn_reductions += 1;
+            let mss = self.mss();
+            self.cc.on_ecn_echo(&CongestionEvent {
+                now,
+                kind: CongestionKind::FastRetransmit,
+                flight_size: Bytes((self.sb.end() - self.una) * mss),
+                mss: Bytes(mss),
+            });
         }
         if self.app.total_bytes().is_some() && !self.app_has(self.una) {
             // Everything acknowledged: the transfer is complete.
@@ -828,6 +859,7 @@ impl TcpSender {
             self.sb.mark_one_lost(una);
         }
         self.signal_congestion(now, CongestionKind::FastRetransmit);
+        self.ecn.on_loss_reduction(self.sb.end());
         self.stats.fast_recoveries += 1;
         let recover = self.sb.end();
         self.phase = Phase::Recovery {
@@ -873,6 +905,7 @@ impl TcpSender {
         }
         self.timed.cancel();
         self.signal_congestion(now, CongestionKind::Timeout);
+        self.ecn.on_loss_reduction(self.sb.end());
         self.rtt.back_off();
         self.phase = Phase::AfterTimeout {
             recover: self.sb.end(),
