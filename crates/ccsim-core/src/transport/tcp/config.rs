@@ -3,6 +3,7 @@
 
 use super::path_select::{SelectSpec, SELECT_KINDS};
 use super::rto::{self, RtoSpec};
+use super::stack;
 use crate::apps::{TcpApp, TCP_APPS};
 use crate::cc::{CcSpec, CC_KINDS};
 use crate::params::{Alt, Dflt, Kind, Param, Resolved, Ty};
@@ -138,9 +139,13 @@ pub const TCP_PARAMS: &[Param] = &[
     .source("required"),
 ];
 
-/// `transport = "tcp"` (the default).
-pub const KIND: Kind = Kind::new(
-    "tcp",
-    "TCP with a window-based congestion controller (docs/tcp.md)",
-    &[CC, SENDER, TCP_PARAMS],
-);
+/// `transport = "tcp"` (the default); `stack` chooses a profile (`stack.rs`).
+pub const KIND: Kind = Kind {
+    presets: stack::PRESETS,
+    preset_key: "stack",
+    ..Kind::new(
+        "tcp",
+        "TCP with a window-based congestion controller (docs/tcp.md)",
+        &[stack::PARAMS, CC, SENDER, TCP_PARAMS],
+    )
+};

@@ -6,6 +6,7 @@ pub mod receiver;
 pub mod rto;
 pub mod scoreboard;
 pub mod sender;
+pub mod stack;
 
 pub use config::{RecoverySpec, TcpSpec};
 pub use receiver::TcpReceiver;
