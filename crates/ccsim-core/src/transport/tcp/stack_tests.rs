@@ -197,3 +197,19 @@ fn a_bad_stack_is_located_with_the_allowed_names() {
         assert!(p.message.contains("rfc, linux, ns2"), "{}", p.message);
     }
 }
+
+/// docs/tcp.md §11 has a row for every key a profile sets.
+#[test]
+fn the_docs_table_has_every_profile_key() {
+    let doc = include_str!("../../../../../docs/tcp.md");
+    let section = doc
+        .split("## 11. Stack profiles")
+        .nth(1)
+        .expect("docs/tcp.md §11");
+    for (_, path, _) in SOURCES {
+        assert!(
+            section.contains(&format!("| `{path}` |")),
+            "docs/tcp.md §11 has no row for {path}"
+        );
+    }
+}
