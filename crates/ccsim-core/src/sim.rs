@@ -279,15 +279,11 @@ impl Simulation {
                         tx_ep = tx_ep.with_selector(PathSelector::new(sel, f.paths.len(), rng));
                     }
                     endpoints.push(Endpoint::TcpSender(tx_ep));
-                    endpoints.push(Endpoint::TcpReceiver(TcpReceiver::new(
-                        fid,
-                        src,
-                        tx,
-                        t.mss,
-                        t.header,
-                        t.delayed_ack,
-                        total,
-                    )));
+                    endpoints.push(Endpoint::TcpReceiver(
+                        TcpReceiver::new(fid, src, tx, t.mss, t.header, t.delayed_ack, total)
+                            .with_sack_option_bytes(t.sack_option_bytes)
+                            .with_sack_block_bytes(t.sack_block_bytes),
+                    ));
                 }
                 TransportSpec::Arc(a) => {
                     let app = SenderApp::new(&a.app, rng);

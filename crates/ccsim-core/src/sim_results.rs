@@ -191,14 +191,7 @@ impl Simulation {
                 (Endpoint::TcpSender(tx), Endpoint::TcpReceiver(rx), TransportSpec::Tcp(t)) => {
                     s.transport = "tcp".into();
                     s.cc = tx.cc().name().into();
-                    s.recovery = match t.recovery {
-                        RecoverySpec::Reno => "reno",
-                        RecoverySpec::NewReno => "newreno",
-                        RecoverySpec::Sack => "sack",
-                        RecoverySpec::Sack1 => "sack1",
-                        RecoverySpec::Fack => "fack",
-                    }
-                    .into();
+                    s.recovery = recovery_name(t.recovery).into();
                     s.bytes_delivered = rx.bytes_delivered;
                     s.data_packets_sent = tx.stats.data_sent;
                     s.retransmissions = tx.stats.retransmissions;
@@ -334,6 +327,7 @@ fn recovery_name(r: RecoverySpec) -> &'static str {
         RecoverySpec::Sack => "sack",
         RecoverySpec::Sack1 => "sack1",
         RecoverySpec::Fack => "fack",
+        RecoverySpec::Prr => "prr",
     }
 }
 

@@ -13,10 +13,16 @@
 //! - Congestion avoidance: diff < α → cwnd += 1 packet; diff > β → cwnd −= 1 packet;
 //!   otherwise hold. The window never goes below 2 packets.
 //! - Slow start (cwnd < ssthresh): grow as Reno (one MSS per MSS acknowledged) but only
-//!   every other round; when diff > γ leave slow start the ns-2 way: cwnd −= cwnd/8 and
-//!   ssthresh = 2 packets.
-//! - Loss: Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh after a fast
-//!   retransmit, 1 MSS after a timeout. ns-2's fine-grained Vegas timeouts are not modelled:
+//!   every other round; when diff > γ leave slow start (`ss_exit`) the ns-2 way
+//!   (`tcp-vegas.cc`): cwnd −= cwnd/8 and ssthresh = 2 packets; or Linux's
+//!   (`tcp_vegas.c`:220–243 of Linux 6.12): cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1)
+//!   packets, the window that matches the rate actually achieved, and ssthresh = cwnd,
+//!   which Linux keeps at most cwnd as congestion avoidance shrinks the window.
+//! - Loss (`loss`): Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh
+//!   after a fast retransmit, 1 MSS after a timeout. Or ns-2's (`tcp-vegas.cc` `recv` and
+//!   `timeout`): at a fast retransmit the whole window w loses a quarter, w − ⌊w/4⌋ (2 if
+//!   w ≤ 3), and ssthresh is left alone; after a timeout ssthresh = max(⌊w/2⌋, 2) and cwnd =
+//!   `v_slowstart_` = 2. ns-2's fine-grained Vegas timeouts are not modelled:
 //!   recovery is the transport's.
 //! - Rounds that end in fast recovery, or carry no RTT sample (Karn), change nothing.
 
@@ -35,6 +41,31 @@ pub struct VegasSpec {
     pub alpha: f64,
     pub beta: f64,
     pub gamma: f64,
+    pub ss_exit: VegasSsExit,
+    pub loss: VegasLoss,
+}
+
+/// Vegas's response to a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VegasLoss {
+    /// RFC 5681's, as Reno.
+    #[default]
+    Reno,
+    /// ns-2 `Agent/TCP/Vegas`: ×¾ at a fast retransmit, cwnd 2 after a timeout.
+    Ns2,
+}
+
+/// Vegas's slow-start exit, when the queue estimate exceeds γ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VegasSsExit {
+    /// ns-2 `tcp-vegas.cc`: cwnd −= cwnd/8, ssthresh = 2 packets.
+    #[default]
+    Ns2,
+    /// Linux `tcp_vegas.c`: cwnd = min(cwnd, target + 1) packets with target =
+    /// cwnd·BaseRTT/RTT, and ssthresh = cwnd.
+    Linux,
 }
 
 impl VegasSpec {
@@ -43,12 +74,16 @@ impl VegasSpec {
         alpha: 1.0,
         beta: 3.0,
         gamma: 1.0,
+        ss_exit: VegasSsExit::Ns2,
+        loss: VegasLoss::Reno,
     };
     /// Linux `tcp_vegas.c` and ns-3: α, β, γ = 2, 4, 1.
     pub const LINUX: VegasSpec = VegasSpec {
         alpha: 2.0,
         beta: 4.0,
         gamma: 1.0,
+        ss_exit: VegasSsExit::Ns2,
+        loss: VegasLoss::Reno,
     };
 }
 
@@ -78,6 +113,12 @@ pub const PARAMS: &[Param] = &[
         .unit("packets")
         .doc("leave slow start when more than this many packets are queued")
         .source("Brakmo & Peterson 1995 and ns-2 (v_gamma_ 1)"),
+    Param::choice("ss_exit", "ns2", &["ns2", "linux"])
+        .doc("how slow start ends when more than gamma packets are queued: ns2 cwnd −= cwnd/8 and ssthresh = 2 packets; linux cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1) packets and ssthresh = cwnd; the presets leave it alone")
+        .source("ns-2.35 tcp/tcp-vegas.cc (and the paper); Linux net/ipv4/tcp_vegas.c:220–243 (docs/controllers/vegas.md)"),
+    Param::choice("loss", "reno", &["reno", "ns2"])
+        .doc("the loss response: reno (ssthresh = FlightSize/2, cwnd = ssthresh or 1 MSS after a timeout) or ns2 (window w → w − ⌊w/4⌋, 2 if w ≤ 3, ssthresh unchanged at a fast retransmit; ssthresh = ⌊w/2⌋ and cwnd = 2 after a timeout); the stack profile ns2 sets ns2")
+        .source("RFC 5681 §3.1 (the transport's recovery); ns-2.35 tcp/tcp-vegas.cc:379–389 (fast retransmit) and :441–443 (timeout, v_slowstart_ 2, tcp-vegas.cc:130)"),
 ];
 
 /// `preset = "ns2"`: the paper's and ns-2's thresholds (the defaults).
@@ -166,6 +207,28 @@ impl Vegas {
     }
 }
 
+impl Vegas {
+    /// ns-2 `Agent/TCP/Vegas` on a loss, in whole packets of the window w = ⌊cwnd⌋. Fast
+    /// retransmit (tcp-vegas.cc:379–389): w − ⌊w/4⌋ for a first transmission (2 if w ≤ 3),
+    /// ssthresh untouched; the halving it applies to a retransmitted segment is reached in
+    /// ccsim only through a timeout (one fast retransmit per window). Timeout (:441–443):
+    /// `slowdown(CLOSE_SSTHRESH_HALF)` gives ssthresh = max(⌊w/2⌋, 2) (tcp.cc:1296, 1329),
+    /// then cwnd = `v_slowstart_` = 2.
+    fn ns2_loss(&mut self, kind: CongestionKind) {
+        let w = (self.cwnd / self.mss).floor();
+        match kind {
+            CongestionKind::FastRetransmit => {
+                let after = if w <= 3.0 { 2.0 } else { w - (w / 4.0).floor() };
+                self.cwnd = after * self.mss;
+            }
+            _ => {
+                self.ssthresh = (w / 2.0).floor().max(2.0) * self.mss;
+                self.cwnd = 2.0 * self.mss;
+            }
+        }
+    }
+}
+
 impl CongestionControl for Vegas {
     fn name(&self) -> &'static str {
         "vegas"
@@ -201,9 +264,22 @@ impl CongestionControl for Vegas {
         let floor = 2.0 * self.mss;
         if self.cwnd < self.ssthresh {
             if diff > self.p.gamma {
-                // ns-2 `tcp-vegas.cc`: leave slow start, cwnd −= cwnd/8, ssthresh = 2.
-                self.cwnd = (self.cwnd - self.cwnd / 8.0).max(floor);
-                self.ssthresh = floor;
+                match self.p.ss_exit {
+                    VegasSsExit::Ns2 => {
+                        // ns-2 `tcp-vegas.cc`: cwnd −= cwnd/8, ssthresh = 2.
+                        self.cwnd = (self.cwnd - self.cwnd / 8.0).max(floor);
+                        self.ssthresh = floor;
+                    }
+                    VegasSsExit::Linux => {
+                        // Linux: target = cwnd·BaseRTT/RTT in whole packets (u64 division),
+                        // cwnd = min(cwnd, target + 1); ssthresh = min(ssthresh, cwnd), then
+                        // tcp_current_ssthresh keeps it at cwnd (lines 220–243, 271).
+                        let w = (self.cwnd / self.mss) as u128;
+                        let target = (w * base.0 as u128 / rtt.0.max(1) as u128) as f64;
+                        self.cwnd = self.cwnd.min((target + 1.0) * self.mss).max(floor);
+                        self.ssthresh = self.cwnd;
+                    }
+                }
             } else {
                 self.ss_grow = !self.ss_grow;
             }
@@ -211,11 +287,21 @@ impl CongestionControl for Vegas {
             self.cwnd += self.mss;
         } else if diff > self.p.beta {
             self.cwnd = (self.cwnd - self.mss).max(floor);
+            if self.p.ss_exit == VegasSsExit::Linux {
+                // Linux keeps ssthresh ≤ cwnd as it shrinks (tcp_vegas.c:258–260), so a
+                // flow that left slow start at ssthresh = cwnd does not re-enter it.
+                self.ssthresh = self.ssthresh.min(self.cwnd);
+            }
         }
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        // Reno's response (RFC 5681 §3.1 eq. 4).
-        (self.ssthresh, self.cwnd) = reno_loss(ev.kind, ev.flight_size, self.mss);
+        match self.p.loss {
+            // Reno's response (RFC 5681 §3.1 eq. 4).
+            VegasLoss::Reno => {
+                (self.ssthresh, self.cwnd) = reno_loss(ev.kind, ev.flight_size, self.mss)
+            }
+            VegasLoss::Ns2 => self.ns2_loss(ev.kind),
+        }
         if ev.kind == CongestionKind::FastRetransmit {
             self.in_recovery = true;
         }
@@ -315,6 +401,90 @@ mod tests {
         v.on_round(&round(120));
         assert_eq!(pkts(&v), 14.0);
         assert_eq!(v.ssthresh(), Bytes(2 * MSS));
+    }
+
+    fn loss(v: &mut Vegas, kind: CongestionKind) {
+        v.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind,
+            flight_size: v.cwnd(),
+            mss: Bytes(MSS),
+        });
+    }
+
+    #[test]
+    fn ns2_loss_cuts_a_quarter_and_restarts_at_two() {
+        let ns2 = VegasSpec {
+            loss: VegasLoss::Ns2,
+            ..VegasSpec::NS2
+        };
+        // tcp-vegas.cc:379–389: 21 packets → 21 − 5 = 16; ssthresh untouched.
+        let mut v = in_ca(21, VegasSpec::NS2);
+        v.p = ns2;
+        let before = v.ssthresh();
+        loss(&mut v, CongestionKind::FastRetransmit);
+        assert_eq!((pkts(&v), v.ssthresh()), (16.0, before));
+        // A fractional window counts its whole packets: 10.7 → 10 − 2 = 8.
+        v.cwnd = 10.7 * MSS as f64;
+        loss(&mut v, CongestionKind::FastRetransmit);
+        assert_eq!(pkts(&v), 8.0);
+        // w ≤ 3 → 2.
+        v.cwnd = 3.0 * MSS as f64;
+        loss(&mut v, CongestionKind::FastRetransmit);
+        assert_eq!(pkts(&v), 2.0);
+        // Timeout (:441–443): ssthresh = ⌊w/2⌋ (at least 2), cwnd = v_slowstart_ = 2.
+        let mut v = in_ca(15, VegasSpec::NS2);
+        v.p = ns2;
+        loss(&mut v, CongestionKind::Timeout);
+        assert_eq!((pkts(&v), v.ssthresh()), (2.0, Bytes(7 * MSS)));
+        v.cwnd = 3.0 * MSS as f64;
+        loss(&mut v, CongestionKind::Timeout);
+        assert_eq!(v.ssthresh(), Bytes(2 * MSS));
+        // Reno's (the default): half of FlightSize, 1 MSS after a timeout.
+        let mut r = in_ca(21, VegasSpec::NS2);
+        loss(&mut r, CongestionKind::FastRetransmit);
+        assert_eq!(pkts(&r), 10.5);
+        loss(&mut r, CongestionKind::Timeout);
+        assert_eq!(pkts(&r), 1.0);
+    }
+
+    #[test]
+    fn linux_slow_start_exit_matches_the_achieved_rate() {
+        // 40 packets, BaseRTT 100 ms, round RTT 125 ms: diff = 40·25/125 = 8 > γ.
+        let ss = |exit| {
+            let p = VegasSpec {
+                ss_exit: exit,
+                ..VegasSpec::NS2
+            };
+            let mut v = Vegas::new(Bytes(MSS), Bytes(40 * MSS), p);
+            v.on_ack(&ack(0, 100)); // BaseRTT = 100 ms, no growth
+            v.on_round(&round(125));
+            v
+        };
+        // Linux: target = ⌊40·100/125⌋ = 32, cwnd = min(40, 33) = 33, ssthresh = 33.
+        let mut l = ss(VegasSsExit::Linux);
+        assert_eq!(pkts(&l), 33.0);
+        assert_eq!(l.ssthresh(), Bytes(33 * MSS));
+        // In congestion avoidance: diff = 33·25/125 = 6.6 > β, so −1 packet, and ssthresh
+        // follows the window down (min(ssthresh, cwnd)): no return to slow start.
+        l.on_round(&round(125));
+        assert_eq!(pkts(&l), 32.0);
+        assert_eq!(l.ssthresh(), Bytes(32 * MSS));
+        // ns-2: cwnd = 40 − 40/8 = 35, ssthresh = 2.
+        let n = ss(VegasSsExit::Ns2);
+        assert_eq!(pkts(&n), 35.0);
+        assert_eq!(n.ssthresh(), Bytes(2 * MSS));
+        // Linux never raises the window: with target + 1 above cwnd it stays.
+        // 10 packets at RTT 112 ms: diff = 10·12/112 ≈ 1.07 > γ; target = ⌊1000/112⌋ = 8
+        // → 9 < 10. At 10 packets and RTT 101 ms diff ≈ 0.1 < γ: no exit.
+        let p = VegasSpec {
+            ss_exit: VegasSsExit::Linux,
+            ..VegasSpec::NS2
+        };
+        let mut v = Vegas::new(Bytes(MSS), Bytes(10 * MSS), p);
+        v.on_ack(&ack(0, 100));
+        v.on_round(&round(112));
+        assert_eq!(pkts(&v), 9.0);
     }
 
     #[test]

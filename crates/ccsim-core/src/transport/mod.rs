@@ -66,7 +66,7 @@ impl Endpoint {
     /// A packet addressed to this endpoint arrived.
     #[inline]
     pub fn on_packet(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
-        match (self, pkt.kind) {
+        match (&mut *self, pkt.kind) {
             (Endpoint::TcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
             (Endpoint::TcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
             (Endpoint::UdpSink(k), PacketKind::Udp) => k.on_packet(now, pkt),
@@ -76,6 +76,17 @@ impl Endpoint {
             (Endpoint::SctpReceiver(r), PacketKind::SctpData) => r.on_data(now, pkt, out),
             (Endpoint::MptcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
             (Endpoint::MptcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
+            _ => self.on_handshake(now, pkt, out),
+        }
+    }
+
+    /// A TCP SYN or SYN-ACK (flows that model the handshake); anything else is ignored.
+    #[cold]
+    #[inline(never)]
+    fn on_handshake(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        match (self, pkt.kind) {
+            (Endpoint::TcpSender(s), PacketKind::SynAck) => s.on_syn_ack(now, pkt, out),
+            (Endpoint::TcpReceiver(r), PacketKind::Syn) => r.on_syn(pkt, out),
             _ => {}
         }
     }

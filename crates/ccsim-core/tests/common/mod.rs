@@ -14,17 +14,25 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         init_cwnd: 3,
         dupthresh: 3,
         delayed_ack: Some(Dur::from_millis(100)),
-        rto: RtoSpec {
-            min: Dur::from_secs(1),
-            max: Dur::from_secs(60),
-            initial: Dur::from_secs(1),
-            granularity: Dur::from_millis(1),
-        },
+        rto: RtoSpec::rfc6298(
+            Dur::from_secs(1),
+            Dur::from_secs(60),
+            Dur::from_secs(1),
+            Dur::from_millis(1),
+        ),
         app: TcpApp::Bulk {
             size: None,
             start: at(0.0),
         },
         select: None,
+        limited_transmit: false,
+        handshake: false,
+        ssthresh_from: LossFlight::FlightSize,
+        sack_option_bytes: false,
+        recovery_burst: None,
+        fack_restart: false,
+        halving: Default::default(),
+        sack_block_bytes: false,
     }
 }
 

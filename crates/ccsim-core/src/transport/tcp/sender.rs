@@ -4,12 +4,31 @@
 //!
 //! Sequence numbers count segments of `mss` payload bytes (the last segment of a finite
 //! transfer may be shorter), as in ns-2. Congestion avoidance is delegated to a
-//! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1) is chosen independently.
+//! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1, FACK, PRR) is chosen
+//! independently. The optional mechanisms (handshake, limited transmit, PRR's sending rule,
+//! the timed segment, the loss-response basis) are in `sender_options.rs`, their tests in
+//! `sender_options_tests.rs`.
+
+#[path = "sender_ns2.rs"]
+mod ns2;
+#[cfg(test)]
+#[path = "sender_ns2_tests.rs"]
+mod ns2_tests;
+#[path = "sender_options.rs"]
+mod options;
+#[cfg(test)]
+#[path = "sender_options_tests.rs"]
+mod options_tests;
+#[path = "sender_subflow.rs"]
+mod subflow;
 
 use super::config::{RecoverySpec, TcpSpec};
+use super::handshake::Handshake;
 use super::path_select::{FlowOutcome, PathSelector};
-use super::rto::RttEstimator;
+use super::prr::Prr;
+use super::rto::{RttEstimator, RttSamples};
 use super::scoreboard::Scoreboard;
+use super::timed_segment::TimedSegment;
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::{
     AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
@@ -96,6 +115,21 @@ pub struct TcpSender {
     path: u8,
     /// The current connection's counters, for the selector.
     conn_outcome: FlowOutcome,
+    /// The handshake (`Done` when the flow does not model it), and whether a SYN of this
+    /// connection was retransmitted.
+    syn: Handshake,
+    syn_retx: bool,
+    /// ns-2's timed segment (`rto.samples = "one_per_rtt"`).
+    timed: TimedSegment,
+    /// PRR's counters for the current recovery (`recovery = "prr"`), and the segments it
+    /// allows to send now.
+    prr: Prr,
+    prr_quota: u64,
+    /// New segments limited transmit sent since the last new ACK: left out of FlightSize at
+    /// the fast retransmit (RFC 5681 §3.2 step 2).
+    lt_sent: u64,
+    /// FACK's window in recovery with `fack_restart` (segments, from 1; `sender_ns2.rs`).
+    fack_cwnd: Option<f64>,
 }
 
 impl TcpSender {
@@ -138,6 +172,13 @@ impl TcpSender {
             selector: None,
             path: 0,
             conn_outcome: FlowOutcome::default(),
+            syn: Handshake::Done,
+            syn_retx: false,
+            timed: TimedSegment::default(),
+            prr: Prr::default(),
+            prr_quota: 0,
+            lt_sent: 0,
+            fack_cwnd: None,
         }
     }
 
@@ -171,7 +212,7 @@ impl TcpSender {
     fn sack_mode(&self) -> bool {
         matches!(
             self.cfg.recovery,
-            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack
+            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack | RecoverySpec::Prr
         )
     }
 
@@ -185,55 +226,6 @@ impl TcpSender {
         &mut self.cc
     }
 
-    /// Make this sender an MPTCP subflow: it sends new segments only as granted.
-    pub fn with_grants(mut self) -> TcpSender {
-        self.grant = Some(0);
-        self
-    }
-    /// Segments sent so far for the first time (the next new segment's number).
-    pub fn next_new(&self) -> u64 {
-        self.sb.end()
-    }
-    /// Allow new segments below `g` (MPTCP subflows).
-    pub fn set_grant(&mut self, g: u64) {
-        self.grant = Some(g);
-    }
-    /// Whether the connection is open for sending.
-    pub fn is_open(&self) -> bool {
-        self.open
-    }
-    /// Whether a newly granted segment would leave now: the window has room for a new
-    /// segment once retransmissions are served, and pacing does not hold it back.
-    pub fn can_send_new(&mut self, now: SimTime) -> bool {
-        if !self.open {
-            return false;
-        }
-        if self.cc.pacing_rate().is_some() && self.pace_next > now {
-            return false;
-        }
-        let win = self.window_segments();
-        if self.sack_mode() {
-            let in_flight = match (self.phase, self.cfg.recovery) {
-                (Phase::Open, _) => self.sb.outstanding(),
-                (_, RecoverySpec::Fack) => self.sb.awnd(),
-                _ => self.sb.pipe(),
-            };
-            if in_flight >= win || self.sb.end() >= self.una + self.max_window_segs() {
-                return false;
-            }
-            self.phase == Phase::Open || self.sb.next_lost().is_none()
-        } else {
-            self.nxt == self.sb.end() && self.nxt < self.una + win
-        }
-    }
-    /// Send whatever the window, recovery and grants allow.
-    pub fn pump(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        self.try_send(now, out);
-    }
-    /// Stop sending (the MPTCP connection's transfer is complete).
-    pub fn stop(&mut self) {
-        self.close_connection();
-    }
     /// The RTT estimator.
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
@@ -301,6 +293,15 @@ impl TcpSender {
         self.stats.connections += 1;
         self.stats.first_open.get_or_insert(now);
         self.open = true;
+        self.syn = if self.cfg.handshake {
+            Handshake::SynDue
+        } else {
+            Handshake::Done
+        };
+        self.syn_retx = false;
+        self.timed = TimedSegment::default();
+        self.prr_quota = 0;
+        self.lt_sent = 0;
         self.cc = Self::fresh_cc(&self.cfg);
         self.rtt.restart();
         self.una = 0;
@@ -398,6 +399,9 @@ impl TcpSender {
             self.conn_outcome.retransmissions += 1;
         } else {
             self.sb.push_sent();
+            if self.cfg.rto.samples != RttSamples::EveryAck {
+                self.time_segment(seq, now);
+            }
         }
         self.stats.data_sent += 1;
         // RFC 6298 §5.1: start the timer when sending if it is not running.
@@ -422,7 +426,7 @@ impl TcpSender {
     }
 
     fn window_segments(&self) -> u64 {
-        let w = (self.effective_cwnd() / self.mss()).max(1);
+        let w = self.fack_limit((self.effective_cwnd() / self.mss()).max(1));
         match self.cfg.max_window {
             Some(m) => w.min(m as u64),
             None => w,
@@ -434,6 +438,10 @@ impl TcpSender {
         if !self.open {
             return;
         }
+        if self.syn != Handshake::Done {
+            self.send_syn(now, out);
+            return;
+        }
         let win = self.window_segments();
         let pacing = self.cc.pacing_rate();
         if self.sack_mode() {
@@ -443,12 +451,22 @@ impl TcpSender {
             loop {
                 let in_flight = match (self.phase, self.cfg.recovery) {
                     (Phase::Open, _) => self.sb.outstanding(),
+                    // PRR's rule replaces the window during its recovery (RFC 6937).
+                    (Phase::Recovery { .. }, RecoverySpec::Prr) => {
+                        return self.send_prr(now, pacing, out);
+                    }
                     // FACK: awnd = snd.nxt − snd.fack + retransmitted data in flight.
                     (_, RecoverySpec::Fack) => self.sb.awnd(),
                     _ => self.sb.pipe(),
                 };
+                let mut limited = false;
                 if in_flight >= win {
-                    break;
+                    // Limited transmit with SACK: in Open, on the first duplicate ACKs, the
+                    // pipe governs instead of FlightSize (RFC 6675 §5 step 1).
+                    if self.lt_allowance() == 0 || self.sb.pipe() >= win {
+                        break;
+                    }
+                    limited = true;
                 }
                 if self.paced_out(now, pacing) {
                     break;
@@ -469,16 +487,24 @@ impl TcpSender {
                     let seq = self.sb.end();
                     self.send_segment_paced(now, seq, pacing, out);
                     self.nxt = self.sb.end();
+                    self.lt_sent += limited as u64;
                 } else {
                     break;
                 }
             }
         } else {
-            while self.nxt < self.una + win && self.app_has(self.nxt) {
+            // Limited transmit may send beyond the window (RFC 3042 §2).
+            let base = self.una + win;
+            let limit = base + self.lt_allowance();
+            // ns-2 NewReno's burst limit in fast recovery (`recovery_burst`).
+            let mut burst = self.burst_allowance();
+            while self.nxt < limit && self.app_has(self.nxt) && burst > 0 {
                 if self.paced_out(now, pacing) {
                     break;
                 }
+                burst -= 1;
                 let seq = self.nxt;
+                self.lt_sent += (seq >= base) as u64;
                 self.send_segment_paced(now, seq, pacing, out);
                 self.nxt += 1;
             }
@@ -494,15 +520,21 @@ impl TcpSender {
         if pkt.conn != self.conn || !self.open {
             return; // an ACK for a connection that is over
         }
+        if self.fack_cwnd.is_some() {
+            self.fack_open_cwnd(); // ns-2 FACK's opencwnd() on every ACK in recovery
+        }
         let ack = pkt.seq.min(self.sb.end());
-        // Karn's rule: no sample from an ACK echoing a retransmitted segment.
-        let rtt = if pkt.flags & FLAG_ECHO_RETX == 0 {
+        let rtt = if self.cfg.rto.samples != RttSamples::EveryAck {
+            // The estimator takes the timed segment only; the controller still sees every
+            // ACK's echo (Karn's rule applied), as ns-2's Vegas (`v_sendtime_`,
+            // tcp-vegas.cc) and FAST (`sendtime_`, tcp-fast.cc `recv`) time each packet
+            // themselves whatever `timestamps_` is.
+            self.sample_timed(now, ack);
+            (pkt.flags & FLAG_ECHO_RETX == 0).then(|| self.note_echo_sample(now.since(pkt.ts)))
+        } else if pkt.flags & FLAG_ECHO_RETX == 0 {
+            // Karn's rule: no sample from an ACK echoing a retransmitted segment.
             let r = now.since(pkt.ts);
-            self.rtt.sample(r);
-            self.rtt.reset_backoff();
-            self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
-            let o = &mut self.conn_outcome;
-            o.min_rtt = Some(o.min_rtt.map_or(r, |m| m.min(r)));
+            self.take_sample(now, r, ack);
             Some(r)
         } else {
             None
@@ -516,13 +548,15 @@ impl TcpSender {
         }
         let mss = self.mss();
         let mut acked_bytes = 0;
+        let mut fresh = 0;
         if ack > self.una {
             acked_bytes = self.payload_upto(ack) - self.payload_upto(self.una);
-            let fresh = self.sb.ack_to(ack);
+            fresh = self.sb.ack_to(ack);
             self.delivered += fresh * mss;
             self.una = ack;
             self.nxt = self.nxt.max(ack);
             self.dupacks = 0;
+            self.lt_sent = 0;
             self.on_new_ack(now, acked_bytes, out);
         } else if ack == self.una && self.una < self.sb.end() {
             self.dupacks += 1;
@@ -547,11 +581,14 @@ impl TcpSender {
             }
             // RFC 6675 §5: enter recovery when IsLost(HighACK + 1), not only on DupThresh.
             if !self.in_recovery()
-                && self.cfg.recovery == RecoverySpec::Sack
+                && matches!(self.cfg.recovery, RecoverySpec::Sack | RecoverySpec::Prr)
                 && self.sb.is_lost(self.una)
                 && self.recover_guard_allows()
             {
                 self.enter_recovery(now, out);
+            }
+            if self.cfg.recovery == RecoverySpec::Prr && self.in_recovery() {
+                self.prr_on_ack(fresh + newly_sacked);
             }
         }
         let ev = AckEvent {
@@ -631,7 +668,10 @@ impl TcpSender {
                         partial_seen: true,
                     };
                 }
-                RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack => {}
+                RecoverySpec::Sack
+                | RecoverySpec::Sack1
+                | RecoverySpec::Fack
+                | RecoverySpec::Prr => {}
             }
         }
         // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, else restart it.
@@ -670,20 +710,28 @@ impl TcpSender {
         reno_after_recovery || self.una >= self.recover_guard
     }
 
-    /// Tell the controller of a loss; FlightSize is everything outstanding (RFC 5681 §3.1).
+    /// Tell the controller of a loss, with the amount its response starts from
+    /// (`loss_flight`: FlightSize by default, RFC 5681 §3.1).
     fn signal_congestion(&mut self, now: SimTime, kind: CongestionKind) {
         let mss = self.mss();
+        let flight_size = self.halved_amount(self.loss_flight(kind));
         self.cc.on_congestion(&CongestionEvent {
             now,
             kind,
-            flight_size: Bytes((self.sb.end() - self.una) * mss),
+            flight_size,
             mss: Bytes(mss),
         });
     }
 
     fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         let mss = self.mss();
+        let una = self.una;
+        if self.sack_mode() {
+            // RFC 6675 §5 step (4.3): the first segment presumed lost is resent at once.
+            self.sb.mark_one_lost(una);
+        }
         self.signal_congestion(now, CongestionKind::FastRetransmit);
+        self.fack_restart_on_entry();
         self.stats.fast_recoveries += 1;
         let recover = self.sb.end();
         self.phase = Phase::Recovery {
@@ -691,33 +739,50 @@ impl TcpSender {
             partial_seen: false,
         };
         self.recover_guard = recover;
-        let una = self.una;
         if self.sack_mode() {
-            // RFC 6675 §5 step (4.3): retransmit the first segment presumed lost at once.
-            self.sb.mark_one_lost(una);
             self.sb.on_retransmit(una);
         } else {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
         }
+        self.timed.cancel();
+        self.lt_sent = 0;
+        if self.cfg.recovery == RecoverySpec::Prr {
+            // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; the fast retransmit is the first
+            // segment PRR counts as sent.
+            self.prr = Prr::start(self.sb.end() - una);
+            self.prr.on_send();
+            self.prr_quota = 0;
+        }
         self.send_segment(now, una, out);
+        if self.cfg.rto.restart_at_fast_retransmit {
+            // ns-2 `reset_rtx_timer(1,0)` at every variant's fast retransmit.
+            self.rto_deadline = Some(self.rtt.deadline(now));
+        }
     }
 
     fn exit_recovery(&mut self, now: SimTime) {
         // RFC 5681 §3.2 step 6 / RFC 6582 step 4: deflate to ssthresh.
         self.phase = Phase::Open;
         self.inflation = 0;
+        self.fack_cwnd = None;
         self.cc.on_recovery_exit(now);
     }
 
     fn on_rto(&mut self, now: SimTime) {
         self.stats.timeouts += 1;
+        if self.syn != Handshake::Done {
+            self.on_syn_timeout();
+            return;
+        }
+        self.timed.cancel();
         self.signal_congestion(now, CongestionKind::Timeout);
         self.rtt.back_off();
         self.phase = Phase::AfterTimeout {
             recover: self.sb.end(),
         };
         self.inflation = 0;
+        self.fack_cwnd = None;
         self.dupacks = 0;
         // RFC 6582 §4: after a timeout, recover = highest segment sent.
         self.recover_guard = self.sb.end();
