@@ -60,7 +60,7 @@ def test_routing_errors_name_the_field() -> None:
     jit["routing"]["period_jitter"] = 1.5
     with pytest.raises(ScenarioError) as e:
         run(jit)
-    assert "routing.period_jitter" in str(e.value) and "[0, 1)" in str(e.value)
+    assert "routing.period_jitter" in str(e.value) and "0 ≤ period_jitter < 1" in str(e.value)
 
 
 def test_declared_values_reach_the_paper_scenario() -> None:

@@ -1,10 +1,11 @@
 //! The foundation benchmark: dumbbell-16 and dumbbell-64-1g (see docs/performance.md).
 //!
-//! `cargo run --release -p ccsim-core --example bench [-- --repeat N] [--only NAME] [--threads 1|2]`
+//! `cargo run --release -p ccsim-core --example bench [-- --repeat N] [--only NAME] [--threads 1|2] [--pcap LINK]`
 //! Each scenario runs in a fresh child process per repetition so that its peak memory
 //! (VmHWM) is its own. Prints median, min and max wall time of the simulation proper
 //! (building and running, not process start), data packets delivered per wall second and
-//! peak resident memory.
+//! peak resident memory. `--pcap LINK` captures LINK (e.g. `bottleneck`) into a pcap file
+//! built in memory and dropped, to measure what a capture costs.
 //!
 //! `bench --train FILE...` runs scenario files instead and prints nothing but their names:
 //! the training workload of a profile-guided build (`benches/pgo.sh`), kept apart from the
@@ -18,9 +19,15 @@ use ccsim_core::scenario::{from_json_value, from_toml_str};
 use ccsim_core::Simulation;
 
 fn params(name: &str) -> DumbbellParams {
+    // `<dumbbell>-bbr`: the same dumbbell with every flow on BBR (issue #20's packets-per-
+    // second figure for a rate-based controller); not in the speed bar of `benches/ab.sh`.
+    let (name, cc) = match name.strip_suffix("-bbr") {
+        Some(base) => (base, "bbr"),
+        None => (name, "reno"),
+    };
     let mut p = DumbbellParams {
         recovery: "sack".into(),
-        cc: "reno".into(),
+        cc: cc.into(),
         trace_interval: "0s".into(),
         ..DumbbellParams::default()
     };
@@ -56,10 +63,13 @@ fn peak_rss_kib() -> u64 {
 }
 
 /// One run in this process: prints "wall_s data_packets packets rss_kib events".
-fn child(name: &str, threads: u32) {
+fn child(name: &str, threads: u32, pcap: Option<&str>) {
     let p = params(name);
     let mut doc = dumbbell(&p);
     doc["simulation"]["threads"] = threads.into();
+    if let Some(link) = pcap {
+        doc["trace"]["pcap"] = serde_json::json!([link]);
+    }
     let t0 = Instant::now();
     let sc = from_json_value(&doc, name).expect("benchmark scenario is valid");
     let sim = Simulation::new(sc).expect("builds");
@@ -104,29 +114,35 @@ fn main() {
         return;
     }
     let threads: u32 = option(&args, "--threads").map_or(1, |v| v.parse().expect("--threads 1|2"));
+    let pcap = option(&args, "--pcap");
     if let Some(name) = option(&args, "--child") {
-        child(name, threads);
+        child(name, threads, pcap);
         return;
     }
     let repeat: usize = option(&args, "--repeat").map_or(5, |v| v.parse().expect("--repeat N"));
     let only = option(&args, "--only");
     let exe = std::env::current_exe().unwrap();
-    println!("threads: {threads}");
+    println!(
+        "threads: {threads}{}",
+        pcap.map_or(String::new(), |l| format!(", pcap of {l}"))
+    );
     println!(
         "{:<16} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}",
         "scenario", "median s", "min s", "max s", "data pkts", "data pkts/s", "peak MB", "events"
     );
-    for name in ["dumbbell-16", "dumbbell-64-1g"] {
+    for name in ["dumbbell-16", "dumbbell-64-1g", "dumbbell-16-bbr", "dumbbell-64-1g-bbr"] {
         if only.is_some_and(|o| o != name) {
             continue;
         }
         let mut walls = Vec::new();
         let (mut data, mut rss, mut events) = (0u64, 0u64, 0u64);
         for _ in 0..repeat {
-            let out = Command::new(&exe)
-                .args(["--child", name, "--threads", &threads.to_string()])
-                .output()
-                .expect("child runs");
+            let mut cmd = Command::new(&exe);
+            cmd.args(["--child", name, "--threads", &threads.to_string()]);
+            if let Some(link) = pcap {
+                cmd.args(["--pcap", link]);
+            }
+            let out = cmd.output().expect("child runs");
             let s = String::from_utf8_lossy(&out.stdout);
             let v: Vec<&str> = s.split_whitespace().collect();
             walls.push(v[0].parse::<f64>().unwrap());

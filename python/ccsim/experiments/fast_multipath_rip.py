@@ -420,15 +420,8 @@ def _delay_claim() -> Claim:
                  compute, unit="ms", tolerance=10.0)
 
 
-#: Why the timeline's first points come earlier than the paper's (docs/routing.md).
-EARLY_TIMELINE = ("Our FAST ramps by doubling per RTT from the first RTT (the paper's min{2w, …}), so (2,4) fills "
-                  "within half a second, whereas the ns-2 module's multiplicative-increase phase and paced increases "
-                  "took about 7 s; with the queue building earlier, the price gap that drives node 3 starts earlier "
-                  "too (docs/routing.md; the figure fig3 of this report shows the queues).")
-
-
-def _milestone_claim(key: str, text: str, paper: float, tol: float, mechanism: str = "") -> Claim:
-    return Claim(REF, text, paper, lambda df: milestones(df)[key], unit="s", tolerance=tol, mechanism=mechanism)
+def _milestone_claim(key: str, text: str, paper: float, tol: float) -> Claim:
+    return Claim(REF, text, paper, lambda df: milestones(df)[key], unit="s", tolerance=tol)
 
 
 def _interval_claim(key: str, text: str, paper: float, tol: float) -> Claim:
@@ -486,12 +479,9 @@ EXPERIMENT = Experiment(
         _rate_claim("source1"),
         _rate_claim("source2"),
         _delay_claim(),
-        # Quick runs are the full runs (seed 1): quick mode decides every claim.
-        _milestone_claim("saturated_24", "link (2,4) saturates (queue first above 50 packets)", 7.0, 3.0,
-                         mechanism=EARLY_TIMELINE),
+        _milestone_claim("saturated_24", "link (2,4) saturates (queue first above 50 packets)", 7.0, 3.0),
         _milestone_claim("node3_moved", "node 3 has moved all its traffic to (3,4)", 30.0, 10.0),
-        _milestone_claim("bottom_filled", "the bottom link (3,4) fills (queue first above 50 packets)", 45.0, 10.0,
-                         mechanism=EARLY_TIMELINE),
+        _milestone_claim("bottom_filled", "the bottom link (3,4) fills (queue first above 50 packets)", 45.0, 10.0),
         _milestone_claim("settled", "node 1's split settles (within ±0.05 of its equilibrium from then on)", 60.0, 15.0),
         _interval_claim("node3_moved", "node 3 has moved all its traffic to (3,4)", 23.0, 10.0),
         _interval_claim("bottom_filled", "the bottom link (3,4) fills", 38.0, 10.0),

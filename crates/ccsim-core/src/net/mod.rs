@@ -1,7 +1,9 @@
-//! The network: links (queue + pipe), queue disciplines, static routing and pinned paths.
+//! The network: links (queue + pipe), queue disciplines, static routing (one shortest path per destination, or
+//! ECMP's per flow) and pinned paths.
 
 pub mod droptail;
 pub mod dv;
+pub mod ecmp;
 pub mod link;
 pub mod link_config;
 pub mod pinned;

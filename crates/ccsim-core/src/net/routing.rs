@@ -26,6 +26,68 @@ pub enum RoutingMetric {
 /// "No route" marker in the forwarding table.
 pub const NO_ROUTE: u32 = u32::MAX;
 
+/// A route's cost: lexicographic (delay, hops) or (hops, delay) pairs.
+pub type Cost = (u64, u64);
+
+/// The cost of a node that cannot reach the destination.
+pub const UNREACHABLE: Cost = (u64::MAX, u64::MAX);
+
+/// One link's cost under `metric`.
+pub fn weight(l: &LinkSpec, metric: RoutingMetric) -> Cost {
+    match metric {
+        RoutingMetric::Delay => (l.delay.0, 1),
+        RoutingMetric::Hops => (1, l.delay.0),
+    }
+}
+
+/// Cost sum, saturating at `UNREACHABLE`.
+pub fn add(a: Cost, b: Cost) -> Cost {
+    (a.0.saturating_add(b.0), a.1.saturating_add(b.1))
+}
+
+/// Each node's incoming and outgoing links, in link order.
+pub struct Adjacency {
+    /// `incoming[v]`: indices of the links into `v`.
+    pub incoming: Vec<Vec<usize>>,
+    /// `outgoing[u]`: indices of the links out of `u`.
+    pub outgoing: Vec<Vec<usize>>,
+}
+
+impl Adjacency {
+    /// The adjacency of `n` nodes joined by `links`.
+    pub fn new(n: usize, links: &[LinkSpec]) -> Adjacency {
+        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, l) in links.iter().enumerate() {
+            incoming[l.to].push(i);
+            outgoing[l.from].push(i);
+        }
+        Adjacency { incoming, outgoing }
+    }
+
+    /// Every node's shortest cost to `dst` (Dijkstra over reversed links).
+    pub fn distances_to(&self, links: &[LinkSpec], metric: RoutingMetric, dst: usize) -> Vec<Cost> {
+        let mut dist = vec![UNREACHABLE; self.incoming.len()];
+        dist[dst] = (0, 0);
+        let mut heap = BinaryHeap::new();
+        heap.push(Reverse(((0u64, 0u64), dst)));
+        while let Some(Reverse((d, v))) = heap.pop() {
+            if d > dist[v] {
+                continue;
+            }
+            for &li in &self.incoming[v] {
+                let u = links[li].from;
+                let nd = add(d, weight(&links[li], metric));
+                if nd < dist[u] {
+                    dist[u] = nd;
+                    heap.push(Reverse((nd, u)));
+                }
+            }
+        }
+        dist
+    }
+}
+
 /// Dense forwarding table: `next[node * n + dst]` is the outgoing link index.
 #[derive(Clone, Debug)]
 pub struct ForwardingTable {
@@ -36,47 +98,18 @@ pub struct ForwardingTable {
 impl ForwardingTable {
     /// Shortest-path routes for every (node, destination) pair.
     pub fn shortest_paths(n: usize, links: &[LinkSpec], metric: RoutingMetric) -> ForwardingTable {
-        let weight = |l: &LinkSpec| -> (u64, u64) {
-            match metric {
-                RoutingMetric::Delay => (l.delay.0, 1),
-                RoutingMetric::Hops => (1, l.delay.0),
-            }
-        };
-        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (i, l) in links.iter().enumerate() {
-            incoming[l.to].push(i);
-            outgoing[l.from].push(i);
-        }
+        let adj = Adjacency::new(n, links);
         let mut next = vec![NO_ROUTE; n * n];
-        const INF: (u64, u64) = (u64::MAX, u64::MAX);
-        let add = |a: (u64, u64), b: (u64, u64)| (a.0.saturating_add(b.0), a.1.saturating_add(b.1));
         for dst in 0..n {
-            let mut dist = vec![INF; n];
-            dist[dst] = (0, 0);
-            let mut heap = BinaryHeap::new();
-            heap.push(Reverse(((0u64, 0u64), dst)));
-            while let Some(Reverse((d, v))) = heap.pop() {
-                if d > dist[v] {
-                    continue;
-                }
-                for &li in &incoming[v] {
-                    let u = links[li].from;
-                    let nd = add(d, weight(&links[li]));
-                    if nd < dist[u] {
-                        dist[u] = nd;
-                        heap.push(Reverse((nd, u)));
-                    }
-                }
-            }
+            let dist = adj.distances_to(links, metric, dst);
             for u in 0..n {
-                if u == dst || dist[u] == INF {
+                if u == dst || dist[u] == UNREACHABLE {
                     continue;
                 }
-                let best = outgoing[u]
+                let best = adj.outgoing[u]
                     .iter()
-                    .filter(|&&li| dist[links[li].to] != INF)
-                    .min_by_key(|&&li| (add(weight(&links[li]), dist[links[li].to]), li));
+                    .filter(|&&li| dist[links[li].to] != UNREACHABLE)
+                    .min_by_key(|&&li| (add(weight(&links[li], metric), dist[links[li].to]), li));
                 if let Some(&li) = best {
                     next[u * n + dst] = li as u32;
                 }

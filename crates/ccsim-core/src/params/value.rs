@@ -220,7 +220,10 @@ pub(super) fn plain(cx: &mut Cx, path: &str, v: &Value, p: &Param, ty: &Ty) -> O
             let a = match v {
                 Value::Array(a) if len.is_none_or(|n| a.len() == n) => a,
                 other => {
-                    cx.err(path, format!("expected {what}, found {}", describe(other)));
+                    cx.err(
+                        path,
+                        format!("expected {what}{hint}, found {}", describe(other)),
+                    );
                     return None;
                 }
             };

@@ -49,6 +49,7 @@ pub use crate::net::queue::{QueueLimit, QueueSpec};
 pub use crate::net::red::RedSpec;
 pub use crate::net::routing::RoutingMetric;
 pub use crate::params::Problem;
+pub use crate::trace::pcap::PcapSpec;
 pub use crate::trace::TraceSpec;
 pub use crate::transport::arc_config::{ArcFilterInit, ArcNoEstimate, ArcSpec};
 pub use crate::transport::mptcp::{MptcpSpec, SchedulerSpec};

@@ -186,6 +186,11 @@ impl ArcSender {
         &self.rtt
     }
 
+    /// Its RTT estimator, for the measurement's reports (`Endpoint::each_rtt`).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
+        f(&mut self.rtt);
+    }
+
     /// Earliest time to be woken.
     pub fn next_wakeup(&self) -> SimTime {
         let mut t = self.app.next_event().unwrap_or(SimTime::NEVER);

@@ -63,6 +63,18 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
+    /// Apply `f` to every RTT estimator of a sender (the measurement restarts their
+    /// reports when a window opens and keeps their distributions).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut tcp::rto::RttEstimator)) {
+        match self {
+            Endpoint::TcpSender(s) => s.each_rtt(f),
+            Endpoint::ArcSender(s) => s.each_rtt(f),
+            Endpoint::SctpSender(s) => s.each_rtt(f),
+            Endpoint::MptcpSender(s) => s.each_rtt(f),
+            _ => {}
+        }
+    }
+
     /// A packet addressed to this endpoint arrived.
     #[inline]
     pub fn on_packet(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {

@@ -179,7 +179,7 @@ pub const DISTANCE_VECTOR: Kind = Kind::new(
 /// The kinds of `[routing]`.
 pub const ROUTING_KINDS: Kinds = Kinds {
     what: "routing kind",
-    list: || vec![&STATIC, &DISTANCE_VECTOR],
+    list: || vec![&STATIC, &crate::net::ecmp::ECMP, &DISTANCE_VECTOR],
     note: "",
     number: None,
 };

@@ -5,6 +5,7 @@ pub mod config;
 pub mod handshake;
 pub mod path_select;
 pub mod prr;
+pub mod rate_sample;
 pub mod receiver;
 pub mod rto;
 pub mod rto_variants;

@@ -4,6 +4,7 @@
 //! feeds only valid samples) and the sample statistics.
 
 use super::rto_variants::{LinuxRtt, Ns2Rtt};
+use crate::measure::histogram::Histogram;
 use crate::params::Param;
 use crate::units::{Dur, SimTime};
 use serde::{Deserialize, Serialize};
@@ -149,10 +150,54 @@ pub struct RttEstimator {
     initial: Dur,
     /// Backoff multiplier exponent (doubled RTO per timeout, RFC 6298 §5.5).
     backoff: u32,
+    /// Smallest sample of the whole connection (controllers read it).
     min_rtt: u64,
-    max_rtt: u64,
-    sum_rtt: f64,
     samples: u64,
+    /// What the summaries report; restarted at a measurement window's start.
+    report: RttStats,
+}
+
+/// Min, max and sum of RTT samples (nanoseconds), for the summaries; with `[measure]`,
+/// their distribution too.
+#[derive(Clone, Debug)]
+pub struct RttStats {
+    min: u64,
+    max: u64,
+    sum: f64,
+    n: u64,
+    hist: Option<Box<Histogram>>,
+}
+
+impl Default for RttStats {
+    fn default() -> RttStats {
+        RttStats {
+            min: u64::MAX,
+            max: 0,
+            sum: 0.0,
+            n: 0,
+            hist: None,
+        }
+    }
+}
+
+impl RttStats {
+    /// The 50th, 95th and 99th percentiles (s) when the distribution is kept.
+    pub fn percentiles(&self) -> Option<[f64; 3]> {
+        self.hist
+            .as_ref()
+            .map(|h| [h.quantile_s(0.5), h.quantile_s(0.95), h.quantile_s(0.99)])
+    }
+    /// (min, mean, max) in seconds; NaN without samples.
+    pub fn get(&self) -> (f64, f64, f64) {
+        if self.n == 0 {
+            return (f64::NAN, f64::NAN, f64::NAN);
+        }
+        (
+            Dur(self.min).secs(),
+            self.sum / self.n as f64 / 1e9,
+            Dur(self.max).secs(),
+        )
+    }
 }
 
 fn variant(e: RtoEstimator) -> Option<Variant> {
@@ -174,9 +219,8 @@ impl RttEstimator {
             initial: spec.initial,
             backoff: 0,
             min_rtt: u64::MAX,
-            max_rtt: 0,
-            sum_rtt: 0.0,
             samples: 0,
+            report: RttStats::default(),
         }
     }
 
@@ -212,9 +256,15 @@ impl RttEstimator {
     #[inline]
     fn count(&mut self, r: u64) {
         self.min_rtt = self.min_rtt.min(r);
-        self.max_rtt = self.max_rtt.max(r);
-        self.sum_rtt += r as f64;
         self.samples += 1;
+        let st = &mut self.report;
+        st.min = st.min.min(r);
+        st.max = st.max.max(r);
+        st.sum += r as f64;
+        st.n += 1;
+        if let Some(h) = st.hist.as_mut() {
+            h.record(r);
+        }
     }
 
     /// Take one RTT measurement with the sender's sequence state (the Linux and ns-2 rules
@@ -340,16 +390,30 @@ impl RttEstimator {
         self.samples
     }
 
-    /// (min, mean, max) of all samples in seconds; NaN without samples.
+    /// (min, mean, max) in seconds of the samples since the start, or since the last
+    /// `restart_stats`; NaN without samples.
     pub fn stats(&self) -> (f64, f64, f64) {
-        if self.samples == 0 {
-            return (f64::NAN, f64::NAN, f64::NAN);
+        self.report.get()
+    }
+
+    /// Report only samples taken from now on (a measurement window opens); the estimator
+    /// and the connection's min RTT are untouched.
+    pub fn restart_stats(&mut self) {
+        let keep = self.report.hist.is_some();
+        self.report = RttStats::default();
+        if keep {
+            self.keep_distribution();
         }
-        (
-            Dur(self.min_rtt).secs(),
-            self.sum_rtt / self.samples as f64 / 1e9,
-            Dur(self.max_rtt).secs(),
-        )
+    }
+
+    /// Keep the distribution of the samples too (`[measure]`: RTT percentiles).
+    pub fn keep_distribution(&mut self) {
+        self.report.hist = Some(Box::default());
+    }
+
+    /// What the summaries report.
+    pub fn report(&self) -> &RttStats {
+        &self.report
     }
 
     /// When a timer started at `t` expires.

@@ -26,12 +26,14 @@ use super::config::{RecoverySpec, TcpSpec};
 use super::handshake::Handshake;
 use super::path_select::{FlowOutcome, PathSelector};
 use super::prr::Prr;
+use super::rate_sample::RateSampler;
 use super::rto::{RttEstimator, RttSamples};
 use super::scoreboard::Scoreboard;
 use super::timed_segment::TimedSegment;
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::{
-    AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+    AckEvent, AnyCc, CaState, CcContext, CongestionControl, CongestionEvent, CongestionKind,
+    RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
@@ -130,6 +132,14 @@ pub struct TcpSender {
     lt_sent: u64,
     /// FACK's window in recovery with `fack_restart` (segments, from 1; `sender_ns2.rs`).
     fack_cwnd: Option<f64>,
+    /// Delivery-rate records, only for a controller that asks for rate samples.
+    rate: Option<Box<RateSampler>>,
+    /// Segments presumed lost without SACK (fast retransmits, NewReno partial-ACK
+    /// retransmissions, everything outstanding at a timeout): the rate sample's losses.
+    lost_no_sack: u64,
+    /// Seed of the controller's random stream (`flow:<name>:cc`); connection k uses
+    /// `cc_seed + k`.
+    cc_seed: u64,
 }
 
 impl TcpSender {
@@ -141,7 +151,7 @@ impl TcpSender {
         cfg: TcpSpec,
         app: SenderApp,
     ) -> TcpSender {
-        let cc = Self::fresh_cc(&cfg);
+        let cc = Self::fresh_cc(&cfg, 0);
         TcpSender {
             flow,
             dst,
@@ -179,7 +189,17 @@ impl TcpSender {
             prr_quota: 0,
             lt_sent: 0,
             fack_cwnd: None,
+            rate: None,
+            lost_no_sack: 0,
+            cc_seed: 0,
         }
+    }
+
+    /// Seed the controller's own random stream (BBR's gain-cycle phase): the value of the
+    /// flow's `flow:<name>:cc` stream.
+    pub fn with_cc_seed(mut self, seed: u64) -> TcpSender {
+        self.cc_seed = seed; // used from the first connection on (`open_connection`)
+        self
     }
 
     /// Choose each connection's path with MATCP's `selector` (the flow's pinned paths).
@@ -193,10 +213,11 @@ impl TcpSender {
         self.selector.as_deref()
     }
 
-    fn fresh_cc(cfg: &TcpSpec) -> AnyCc {
+    fn fresh_cc(cfg: &TcpSpec, seed: u64) -> AnyCc {
         let ctx = CcContext {
             mss: Bytes(cfg.mss as u64),
             init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
+            seed,
         };
         match AnyCc::build(&cfg.cc, ctx) {
             Ok(cc) => cc,
@@ -229,6 +250,10 @@ impl TcpSender {
     /// The RTT estimator.
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
+    }
+    /// Its RTT estimator, for the measurement's reports (`Endpoint::each_rtt`).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
+        f(&mut self.rtt);
     }
     /// The window the sender currently uses, in bytes (cwnd plus recovery inflation).
     pub fn effective_cwnd(&self) -> u64 {
@@ -302,11 +327,16 @@ impl TcpSender {
         self.timed = TimedSegment::default();
         self.prr_quota = 0;
         self.lt_sent = 0;
-        self.cc = Self::fresh_cc(&self.cfg);
+        self.cc = Self::fresh_cc(&self.cfg, self.cc_seed.wrapping_add(self.conn as u64));
         self.rtt.restart();
         self.una = 0;
         self.nxt = 0;
         self.sb = Scoreboard::new(0);
+        self.rate = None;
+        if self.cc.wants_rate_samples() {
+            self.rate = Some(Box::new(RateSampler::new(0)));
+            self.sb.log_sacked();
+        }
         self.dupacks = 0;
         self.phase = Phase::Open;
         self.recover_guard = 0;
@@ -393,6 +423,9 @@ impl TcpSender {
         p.conn = self.conn;
         p.path = self.path;
         self.conn_outcome.sent += 1;
+        if let Some(r) = &mut self.rate {
+            r.on_send(seq, now, self.delivered, self.sb.outstanding());
+        }
         if retx {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
@@ -409,7 +442,11 @@ impl TcpSender {
             self.rto_deadline = Some(self.rtt.deadline(now));
         }
         if let Some(rate) = pacing {
-            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(p.size as u64));
+            // The payload is paced, as Linux does (the rate applies to the segment's data,
+            // `tcp_update_skb_after_send`): a rate from delivered payload bytes then
+            // sends payload at that rate.
+            let payload = p.size as u64 - self.cfg.header as u64;
+            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(payload));
         }
         out.push(p);
     }
@@ -509,6 +546,39 @@ impl TcpSender {
                 self.nxt += 1;
             }
         }
+        if self.rate.is_some() {
+            self.check_app_limited(win);
+        }
+    }
+
+    /// Mark the sender application-limited when the application has nothing more, the
+    /// window is not full and no lost segment waits for its retransmission
+    /// (`tcp_rate_check_app_limited`, tcp_rate.c:194–208).
+    fn check_app_limited(&mut self, win: u64) {
+        if self.app_has(self.sb.end()) || self.nxt < self.sb.end() {
+            return;
+        }
+        let in_flight = self.in_flight_segments();
+        let lost_waiting = self.phase != Phase::Open && self.sb.next_lost().is_some();
+        if in_flight < win && !lost_waiting {
+            let mss = self.mss();
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight * mss);
+            }
+        }
+    }
+
+    /// Segments presumed lost so far on this connection.
+    fn lost_total(&self) -> u64 {
+        self.sb.lost_total() + self.lost_no_sack
+    }
+
+    fn ca_state(&self) -> CaState {
+        match self.phase {
+            Phase::Open => CaState::Open,
+            Phase::Recovery { .. } => CaState::Recovery,
+            Phase::AfterTimeout { .. } => CaState::Loss,
+        }
     }
 
     fn max_window_segs(&self) -> u64 {
@@ -524,6 +594,9 @@ impl TcpSender {
             self.fack_open_cwnd(); // ns-2 FACK's opencwnd() on every ACK in recovery
         }
         let ack = pkt.seq.min(self.sb.end());
+        let prior_in_flight = self.in_flight_segments();
+        let prior_lost = self.lost_total();
+        let prior_delivered = self.delivered;
         let rtt = if self.cfg.rto.samples != RttSamples::EveryAck {
             // The estimator takes the timed segment only; the controller still sees every
             // ACK's echo (Karn's rule applied), as ns-2's Vegas (`v_sendtime_`,
@@ -545,6 +618,9 @@ impl TcpSender {
                 let b = pkt.sack_block(i);
                 newly_sacked += self.sb.sack(b.start, b.end);
             }
+            if let Some(r) = &mut self.rate {
+                r.on_scoreboard_sacks(&mut self.sb);
+            }
         }
         let mss = self.mss();
         let mut acked_bytes = 0;
@@ -552,6 +628,9 @@ impl TcpSender {
         if ack > self.una {
             acked_bytes = self.payload_upto(ack) - self.payload_upto(self.una);
             fresh = self.sb.ack_to(ack);
+            if let Some(r) = &mut self.rate {
+                r.on_cumulative_ack(ack);
+            }
             self.delivered += fresh * mss;
             self.una = ack;
             self.nxt = self.nxt.max(ack);
@@ -604,6 +683,9 @@ impl TcpSender {
             mss: Bytes(mss),
         };
         self.cc.on_ack(&ev);
+        if self.rate.is_some() {
+            self.rate_sample(&ev, prior_in_flight * mss, prior_lost, prior_delivered);
+        }
         if ack >= self.round_end && ack > 0 && acked_bytes > 0 {
             let ev = RoundEvent {
                 now,
@@ -623,6 +705,34 @@ impl TcpSender {
             return;
         }
         self.try_send(now, out);
+    }
+
+    /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
+    /// `tcp_rate_gen` then `cong_control`).
+    fn rate_sample(&mut self, ev: &AckEvent, prior_in_flight: u64, prior_lost: u64, prior_delivered: u64) {
+        let mss = self.mss();
+        let losses = (self.lost_total() - prior_lost) * mss;
+        let ca_state = self.ca_state();
+        let min_rtt = self.rtt.min_rtt();
+        let Some(r) = &mut self.rate else {
+            return;
+        };
+        let rs = r.generate(
+            ev.now,
+            self.delivered,
+            self.delivered - prior_delivered,
+            losses,
+            prior_in_flight,
+            min_rtt,
+            ca_state,
+        );
+        self.cc.on_rate_sample(ev, &rs);
+        if self.cc.marks_app_limited() {
+            let in_flight = self.in_flight_segments() * mss;
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight);
+            }
+        }
     }
 
     /// Segments considered in flight: RFC 6675 pipe with SACK, else snd.nxt − snd.una.
@@ -658,6 +768,7 @@ impl TcpSender {
                     // least one SMSS was acknowledged; reset the timer only the first time.
                     let una = self.una;
                     self.send_segment(now, una, out);
+                    self.lost_no_sack += 1;
                     self.inflation -= acked_bytes as i64;
                     if acked_bytes as i64 >= mss {
                         self.inflation += mss;
@@ -744,6 +855,7 @@ impl TcpSender {
         } else {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
+            self.lost_no_sack += 1;
         }
         self.timed.cancel();
         self.lt_sent = 0;
@@ -790,6 +902,7 @@ impl TcpSender {
             self.sb.mark_all_lost();
         } else {
             // Go back N: resend from the first unacknowledged segment as the window opens.
+            self.lost_no_sack += self.sb.end() - self.una;
             self.nxt = self.una;
         }
         self.rto_deadline = Some(self.rtt.deadline(now));

@@ -188,6 +188,7 @@ impl TcpSender {
             let ctx = CcContext {
                 mss,
                 init_cwnd: mss,
+                seed: self.cc_seed.wrapping_add(self.conn as u64),
             };
             self.cc = match AnyCc::build(&self.cfg.cc, ctx) {
                 Ok(cc) => cc,
