@@ -239,6 +239,9 @@ impl CongestionControl for Vegas {
     fn ssthresh(&self) -> Bytes {
         Bytes(self.ssthresh.min(u64::MAX as f64) as u64)
     }
+    fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
+        self.ssthresh = ssthresh.0 as f64;
+    }
     fn on_ack(&mut self, ev: &AckEvent) {
         if let Some(r) = ev.rtt {
             self.base_rtt = Some(self.base_rtt.map_or(r, |b| b.min(r)));

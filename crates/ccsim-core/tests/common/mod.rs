@@ -33,6 +33,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         fack_restart: false,
         halving: Default::default(),
         sack_block_bytes: false,
+        init_ssthresh: None,
     }
 }
 

@@ -47,6 +47,39 @@ pub struct TcpSpec {
     pub halving: Halving,
     #[serde(default)]
     pub sack_block_bytes: bool,
+    #[serde(default)]
+    pub init_ssthresh: Option<InitSsthresh>,
+}
+
+/// The slow-start threshold a connection starts with (`init_ssthresh`); none is unlimited.
+/// In a document: a number of segments or `"max_window"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum InitSsthresh {
+    /// This many segments.
+    Segments(u32),
+    /// The flow's `max_window` (unlimited without one): ns-2's `ssthresh_ = int(wnd_)` at
+    /// reset (tcp.cc:462), `wnd_` being `window_`.
+    Word(MaxWindowWord),
+}
+
+/// The one word `init_ssthresh` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaxWindowWord {
+    /// `"max_window"`.
+    MaxWindow,
+}
+
+impl TcpSpec {
+    /// The initial slow-start threshold in bytes, `None` for unlimited.
+    pub fn initial_ssthresh(&self) -> Option<u64> {
+        let segments = match self.init_ssthresh? {
+            InitSsthresh::Segments(n) => n,
+            InitSsthresh::Word(MaxWindowWord::MaxWindow) => self.max_window?,
+        };
+        Some(segments as u64 * self.mss as u64)
+    }
 }
 
 /// How the loss response halves (`halving`).
@@ -180,6 +213,10 @@ pub const SENDER: &[Param] = &[
     Param::boolean("sack_block_bytes", false)
         .doc("ACKs grow by 8 bytes per SACK block, with no option header or padding, as ns-2's sinks (sack_option_bytes wins); docs/tcp.md §11.1")
         .source("our choice: off; ns-2.35 tcp/tcp-sink.cc:755 (the ns2 profile)"),
+    Param::new("init_ssthresh", Ty::Packets { min: 1, max: U32 }, Dflt::None("unlimited"))
+        .alt(Alt::Words(&[("max_window", "the flow's max_window (unlimited without one), as ns-2's ssthresh_ = window_")]))
+        .doc("the slow-start threshold a connection starts with, in segments or \"max_window\"; docs/tcp.md §11.1")
+        .source("RFC 5681 §3.1 (arbitrarily high); ns-2.35 tcp/tcp.cc:462 ssthresh_ = int(wnd_), the window_ (the ns2 profile)"),
 ];
 
 /// The `cc` of a TCP flow.

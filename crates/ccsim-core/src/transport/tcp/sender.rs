@@ -214,13 +214,23 @@ impl TcpSender {
     }
 
     fn fresh_cc(cfg: &TcpSpec, seed: u64) -> AnyCc {
+        Self::build_cc(cfg, Bytes(cfg.init_cwnd as u64 * cfg.mss as u64), seed)
+    }
+
+    /// The flow's controller starting at `init_cwnd` bytes and the flow's `init_ssthresh`.
+    fn build_cc(cfg: &TcpSpec, init_cwnd: Bytes, seed: u64) -> AnyCc {
         let ctx = CcContext {
             mss: Bytes(cfg.mss as u64),
-            init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
+            init_cwnd,
             seed,
         };
         match AnyCc::build(&cfg.cc, ctx) {
-            Ok(cc) => cc,
+            Ok(mut cc) => {
+                if let Some(s) = cfg.initial_ssthresh() {
+                    cc.set_initial_ssthresh(Bytes(s));
+                }
+                cc
+            }
             // `scenario::assemble` builds every flow's controller once, so this cannot fail.
             Err(e) => unreachable!("controller checked when the scenario was read: {e}"),
         }

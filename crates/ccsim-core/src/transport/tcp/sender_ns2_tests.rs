@@ -1,7 +1,7 @@
 //! ns-2's sending and window rules (`sender_ns2.rs`) driven ACK by ACK: each expected value
 //! is the arithmetic of the ns-2.35 source line cited.
 
-use super::super::config::{Halving, LossFlight, RecoverySpec, TcpSpec};
+use super::super::config::{Halving, InitSsthresh, LossFlight, MaxWindowWord, RecoverySpec, TcpSpec};
 use super::super::rto::RtoSpec;
 use super::TcpSender;
 use crate::apps::SenderApp;
@@ -46,6 +46,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         fack_restart: false,
         halving: Halving::Exact,
         sack_block_bytes: false,
+        init_ssthresh: None,
     }
 }
 
@@ -171,5 +172,44 @@ fn ns2_halving_takes_the_integer_half_of_the_window() {
             Bytes(want),
             "{halving:?} {max_window:?} {cwnd}"
         );
+    }
+}
+
+/// `init_ssthresh = "max_window"`: ns-2 starts ssthresh_ at int(wnd_), the `window_`
+/// (tcp.cc:462), so slow start (cwnd_ += 1 per ACK while cwnd_ < ssthresh_, tcp.cc:1122)
+/// stops at the window and congestion avoidance (+1/cwnd_ per ACK) follows. Unset, the
+/// threshold is unlimited (RFC 5681 §3.1) and slow start goes on past the window.
+#[test]
+fn init_ssthresh_max_window_ends_slow_start_at_the_window() {
+    let word = Some(InitSsthresh::Word(MaxWindowWord::MaxWindow));
+    for (init_ssthresh, max_window, ssthresh) in [
+        (None, Some(4), None),
+        (word, Some(4), Some(4 * MSS)),
+        (word, None, None), // no window_: nothing to start from
+        (Some(InitSsthresh::Segments(3)), Some(4), Some(3 * MSS)),
+    ] {
+        let (mut s, sent) = open(TcpSpec {
+            init_ssthresh,
+            max_window,
+            ..spec(RecoverySpec::NewReno, 2)
+        });
+        assert_eq!(sent, vec![0, 1]);
+        let start = s.cc().ssthresh();
+        match ssthresh {
+            Some(b) => assert_eq!(start, Bytes(b)),
+            None => assert!(start.0 > 1 << 40, "unlimited: {start:?}"),
+        }
+        // Slow start to cwnd 4 (two ACKs), then two more ACKs.
+        for (i, seq) in (1..=4).enumerate() {
+            feed(&mut s, ms(100 + i as u64), &ack(seq, &[]));
+        }
+        let cwnd = s.cc().cwnd().0;
+        match ssthresh {
+            // 2 → 3 → 4 in slow start, then 4 + 1/4 + 1/4.25 (Reno by bytes, one MSS per ACK).
+            Some(b) if b == 4 * MSS => assert!((4400..4500).contains(&cwnd), "{cwnd}"),
+            // 2 → 3 in slow start, then 3 + 1/3 + 1/3.33 + 1/3.63.
+            Some(_) => assert!((3800..4000).contains(&cwnd), "{cwnd}"),
+            None => assert_eq!(cwnd, 6 * MSS),
+        }
     }
 }

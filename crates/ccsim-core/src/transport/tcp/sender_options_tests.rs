@@ -48,6 +48,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         fack_restart: false,
         halving: Default::default(),
         sack_block_bytes: false,
+        init_ssthresh: None,
     }
 }
 
