@@ -81,12 +81,15 @@ def ns3():
                     timeouts[NodeOf(ctx)]++;
             }
             void Rtt(std::string ctx, Time o, Time n) { srtt[NodeOf(ctx)] = n; }
-            void Hook() {
-                Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState",
-                                MakeCallback(&Cong));
-                Config::Connect("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/RTT",
-                                MakeCallback(&Rtt));
+            // A socket exists once its BulkSend application has started: hook each
+            // sender's sockets just after its start (a hook before it finds none).
+            void Hook(uint32_t node) {
+                std::string base = "/NodeList/" + std::to_string(node) +
+                                   "/$ns3::TcpL4Protocol/SocketList/*/";
+                Config::Connect(base + "CongState", MakeCallback(&Cong));
+                Config::Connect(base + "RTT", MakeCallback(&Rtt));
             }
+            void HookAt(uint32_t node, double at) { Simulator::Schedule(Seconds(at), &Hook, node); }
             void Sample(double period) {
                 for (auto& kv : srtt) {
                     if (!kv.second.IsZero()) {
@@ -97,10 +100,9 @@ def ns3():
                 if (bottleneck) { qSum += bottleneck->GetNPackets(); qN++; }
                 Simulator::Schedule(Seconds(period), &Sample, period);
             }
-            void Start(double hookAt, double period) {
+            void Start(double period) {
                 recoveries.clear(); timeouts.clear(); rttN.clear(); rttSum.clear();
                 srtt.clear(); qN = 0; qSum = 0;
-                Simulator::Schedule(Seconds(hookAt), &Hook);
                 Simulator::Schedule(Seconds(period), &Sample, period);
             }
             }
@@ -192,7 +194,9 @@ def ns3_run(hosts, links, flows, loss_link, loss, bottleneck, secs, seed):
         bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
         app = bulk.Install(nodes[src].Get(0))
         app.Start(ns.Seconds(start))
-    ns.cppyy.gbl.cmp3.Start(0.0001, 0.01)
+    ns.cppyy.gbl.cmp3.Start(0.01)
+    for node, _, start in sinks:
+        ns.cppyy.gbl.cmp3.HookAt(node, start + 0.0001)
     ns.Simulator.Stop(ns.Seconds(secs))
     ns.Simulator.Run()
     g = ns.cppyy.gbl.cmp3

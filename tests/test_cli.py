@@ -125,6 +125,78 @@ def test_validate_valid_exits_0(capsys, scenario_file):
     assert code == 0 and out.startswith("OK")
 
 
+_STACK_TOML = """
+[simulation]
+duration = "1s"
+stack = "ns2"
+
+[[link]]
+between = ["a", "b"]
+rate = "10Mbps"
+delay = "10ms"
+
+[[flow]]
+name = "n"
+from = "a"
+to = "b"
+count = 2
+app = "bulk"
+rto = { min = "1s" }
+
+[[flow]]
+name = "l"
+from = "a"
+to = "b"
+stack = "linux"
+app = "bulk"
+"""
+
+
+def _explained(out: str) -> dict[str, dict[str, tuple[str, str]]]:
+    """flow header -> key -> (value, origin), from ``validate --explain`` output."""
+    flows: dict[str, dict[str, tuple[str, str]]] = {}
+    current: dict[str, tuple[str, str]] = {}
+    for line in out.splitlines()[1:]:
+        if line.startswith("flow "):
+            current = flows.setdefault(line[len("flow ") : -1], {})
+        else:
+            key, value, origin = line.split(None, 2)
+            current[key] = (value, origin)
+    return flows
+
+
+@pytest.mark.needs_core
+def test_validate_explain_prints_every_parameter_and_its_origin(capsys, tmp_path):
+    p = tmp_path / "stack.toml"
+    p.write_text(_STACK_TOML)
+    code, out, _ = run_cli(capsys, "validate", "--explain", str(p))
+    assert code == 0 and out.startswith("OK")
+    flows = _explained(out)
+    # the two copies of a counted entry have the same parameters: shown once
+    assert list(flows) == ["n.0 … n.1", "l"]
+    n, lx = flows["n.0 … n.1"], flows["l"]
+    assert n["stack"] == ('"ns2"', "profile [simulation] stack")
+    assert n["rto.min"] == ('"1s"', "explicit")
+    assert n["rto.initial"] == ('"3s"', "profile ns2")
+    assert n["cc.counting"] == ('"per_ack"', "profile ns2")
+    assert n["dupthresh"] == ("3", "default")
+    assert lx["stack"] == ('"linux"', "explicit")
+    assert lx["init_cwnd"] == ("10", "profile linux")
+    assert lx["rto.min"] == ('"200ms"', "profile linux")
+    # the same from Python
+    from ccsim.scenario import load
+
+    df = load(p).explain()
+    row = df[(df.flow == "l") & (df.key == "mss")].iloc[0]
+    assert (row.value, row.origin) == ('"1448B"', "profile linux")
+
+
+@pytest.mark.needs_core
+def test_validate_explain_of_an_invalid_file_exits_2(capsys, invalid_scenario_file):
+    code, out, err = run_cli(capsys, "validate", "--explain", str(invalid_scenario_file))
+    assert code == 2 and out == "" and "Traceback" not in err
+
+
 @pytest.mark.needs_core
 def test_run_valid_exits_0_and_prints_summary(capsys, scenario_file):
     code, out, err = run_cli(capsys, "run", str(scenario_file))

@@ -196,7 +196,29 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     scenario = load(file)
     scenario.validate()
     print(f"OK: {file}")
+    if args.explain:
+        print(_explain_text(scenario.explain_flows()))
     return EXIT_OK
+
+
+def _explain_text(flows: list[dict[str, Any]]) -> str:
+    """Every resolved parameter of every flow, one per line, with where its value came from
+    (``explicit``, ``profile <name>`` or ``default``); flows with identical parameters are
+    shown once (``count`` copies)."""
+    lines: list[str] = []
+    i = 0
+    while i < len(flows):
+        j = i + 1
+        while j < len(flows) and flows[j]["params"] == flows[i]["params"]:
+            j += 1
+        names = flows[i]["name"] if j == i + 1 else f"{flows[i]['name']} … {flows[j - 1]['name']}"
+        lines.append(f"flow {names}:")
+        params = flows[i]["params"]
+        kw = max((len(k) for k, _, _ in params), default=0)
+        vw = max((len(v) for _, v, _ in params), default=0)
+        lines.extend(f"  {k:<{kw}}  {v:<{vw}}  {o}" for k, v, o in params)
+        i = j
+    return "\n".join(lines)
 
 
 def _cmd_examples(args: argparse.Namespace) -> int:
@@ -337,6 +359,12 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check a scenario file and print OK or every problem")
     v.add_argument("file", metavar="FILE", nargs="?", help="scenario file (TOML or JSON)")
     v.add_argument("--example", metavar="NAME", help="check a shipped scenario instead of FILE")
+    v.add_argument(
+        "--explain",
+        action="store_true",
+        help="also print every resolved parameter of every flow and where its value came from "
+        "(explicit, profile <name>, default)",
+    )
     v.set_defaults(func=_cmd_validate)
 
     ex = sub.add_parser("examples", help="list the scenarios and sweep plans shipped with ccsim, or print one")

@@ -153,6 +153,13 @@ class Scenario:
         """Check the whole document with the core; raise ``ScenarioError`` listing every problem."""
         _core.validate(self.to_json(), self.source)
 
+    def explain_flows(self) -> list[dict[str, Any]]:
+        """Every resolved parameter of every flow, without pandas: a list of
+        ``{"name": flow, "params": [[key, value, origin], ...]}`` in flow order. Raises
+        ``ScenarioError`` for an invalid scenario."""
+        flows: list[dict[str, Any]] = json.loads(_core.explain(self.to_json(), self.source))
+        return flows
+
     def explain(self) -> Any:
         """Every resolved parameter of every flow: a DataFrame with columns ``flow``, ``key``
         (``rto.min``, ``cc.beta``, …), ``value`` (as a document writes it) and ``origin``
@@ -162,7 +169,7 @@ class Scenario:
 
         rows = [
             {"flow": f["name"], "key": k, "value": v, "origin": o}
-            for f in json.loads(_core.explain(self.to_json(), self.source))
+            for f in self.explain_flows()
             for k, v, o in f["params"]
         ]
         return pd.DataFrame(rows, columns=["flow", "key", "value", "origin"])

@@ -42,4 +42,5 @@ pub const PARAMS: &[Param] = &[
     Param::new("memory_limit", Ty::Size { min: 1 << 20, max: u64::MAX }, Dflt::None("half of the machine's memory, or CCSIM_MEMORY_LIMIT"))
         .doc("memory the run may use: the estimate at validation and the run-time guard hold it under this (docs/reliability.md)")
         .source("our choice: half of the machine's memory, or the environment variable CCSIM_MEMORY_LIMIT (scenario/budget.rs)"),
+    crate::transport::tcp::stack::SIMULATION_PARAM,
 ];

@@ -164,6 +164,9 @@ impl CongestionControl for Cubic {
     fn ssthresh(&self) -> Bytes {
         Bytes((self.ssthresh * self.mss).min(u64::MAX as f64) as u64)
     }
+    fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
+        self.ssthresh = ssthresh.0 as f64 / self.mss;
+    }
     fn on_ack(&mut self, ev: &AckEvent) {
         if ev.acked.0 == 0 || ev.in_recovery {
             return;

@@ -331,6 +331,9 @@ impl CongestionControl for Fast {
     fn ssthresh(&self) -> Bytes {
         Bytes((self.ssthresh * self.mss).min(u64::MAX as f64) as u64)
     }
+    fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
+        self.ssthresh = ssthresh.0 as f64 / self.mss;
+    }
     fn on_ack(&mut self, ev: &AckEvent) {
         self.in_recovery = ev.in_recovery;
         if let Some(r) = ev.rtt {

@@ -179,6 +179,11 @@ pub trait CongestionControl {
     fn cwnd(&self) -> Bytes;
     /// Slow-start threshold.
     fn ssthresh(&self) -> Bytes;
+    /// Start from this slow-start threshold instead of an unlimited one (the sender's
+    /// `init_ssthresh`, e.g. ns-2's `ssthresh_ = window_` at reset). Called once, right
+    /// after the controller is built; a controller without a slow-start threshold (BBR)
+    /// has nothing to set.
+    fn set_initial_ssthresh(&mut self, _ssthresh: Bytes) {}
     /// Pacing rate, for rate-based controllers; `None` sends as the window allows.
     fn pacing_rate(&self) -> Option<Rate> {
         None
@@ -447,6 +452,9 @@ impl CongestionControl for AnyCc {
     #[inline]
     fn ssthresh(&self) -> Bytes {
         each_cc!(self, c => c.ssthresh())
+    }
+    fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
+        each_cc!(self, c => c.set_initial_ssthresh(ssthresh))
     }
     #[inline]
     fn pacing_rate(&self) -> Option<Rate> {

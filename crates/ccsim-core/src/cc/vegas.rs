@@ -18,8 +18,11 @@
 //!   (`tcp_vegas.c`:220–243 of Linux 6.12): cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1)
 //!   packets, the window that matches the rate actually achieved, and ssthresh = cwnd,
 //!   which Linux keeps at most cwnd as congestion avoidance shrinks the window.
-//! - Loss: Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh after a fast
-//!   retransmit, 1 MSS after a timeout. ns-2's fine-grained Vegas timeouts are not modelled:
+//! - Loss (`loss`): Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh
+//!   after a fast retransmit, 1 MSS after a timeout. Or ns-2's (`tcp-vegas.cc` `recv` and
+//!   `timeout`): at a fast retransmit the whole window w loses a quarter, w − ⌊w/4⌋ (2 if
+//!   w ≤ 3), and ssthresh is left alone; after a timeout ssthresh = max(⌊w/2⌋, 2) and cwnd =
+//!   `v_slowstart_` = 2. ns-2's fine-grained Vegas timeouts are not modelled:
 //!   recovery is the transport's.
 //! - Rounds that end in fast recovery, or carry no RTT sample (Karn), change nothing.
 
@@ -39,6 +42,18 @@ pub struct VegasSpec {
     pub beta: f64,
     pub gamma: f64,
     pub ss_exit: VegasSsExit,
+    pub loss: VegasLoss,
+}
+
+/// Vegas's response to a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VegasLoss {
+    /// RFC 5681's, as Reno.
+    #[default]
+    Reno,
+    /// ns-2 `Agent/TCP/Vegas`: ×¾ at a fast retransmit, cwnd 2 after a timeout.
+    Ns2,
 }
 
 /// Vegas's slow-start exit, when the queue estimate exceeds γ.
@@ -60,6 +75,7 @@ impl VegasSpec {
         beta: 3.0,
         gamma: 1.0,
         ss_exit: VegasSsExit::Ns2,
+        loss: VegasLoss::Reno,
     };
     /// Linux `tcp_vegas.c` and ns-3: α, β, γ = 2, 4, 1.
     pub const LINUX: VegasSpec = VegasSpec {
@@ -67,6 +83,7 @@ impl VegasSpec {
         beta: 4.0,
         gamma: 1.0,
         ss_exit: VegasSsExit::Ns2,
+        loss: VegasLoss::Reno,
     };
 }
 
@@ -99,6 +116,9 @@ pub const PARAMS: &[Param] = &[
     Param::choice("ss_exit", "ns2", &["ns2", "linux"])
         .doc("how slow start ends when more than gamma packets are queued: ns2 cwnd −= cwnd/8 and ssthresh = 2 packets; linux cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1) packets and ssthresh = cwnd; the presets leave it alone")
         .source("ns-2.35 tcp/tcp-vegas.cc (and the paper); Linux net/ipv4/tcp_vegas.c:220–243 (docs/controllers/vegas.md)"),
+    Param::choice("loss", "reno", &["reno", "ns2"])
+        .doc("the loss response: reno (ssthresh = FlightSize/2, cwnd = ssthresh or 1 MSS after a timeout) or ns2 (window w → w − ⌊w/4⌋, 2 if w ≤ 3, ssthresh unchanged at a fast retransmit; ssthresh = ⌊w/2⌋ and cwnd = 2 after a timeout); the stack profile ns2 sets ns2")
+        .source("RFC 5681 §3.1 (the transport's recovery); ns-2.35 tcp/tcp-vegas.cc:379–389 (fast retransmit) and :441–443 (timeout, v_slowstart_ 2, tcp-vegas.cc:130)"),
 ];
 
 /// `preset = "ns2"`: the paper's and ns-2's thresholds (the defaults).
@@ -187,6 +207,28 @@ impl Vegas {
     }
 }
 
+impl Vegas {
+    /// ns-2 `Agent/TCP/Vegas` on a loss, in whole packets of the window w = ⌊cwnd⌋. Fast
+    /// retransmit (tcp-vegas.cc:379–389): w − ⌊w/4⌋ for a first transmission (2 if w ≤ 3),
+    /// ssthresh untouched; the halving it applies to a retransmitted segment is reached in
+    /// ccsim only through a timeout (one fast retransmit per window). Timeout (:441–443):
+    /// `slowdown(CLOSE_SSTHRESH_HALF)` gives ssthresh = max(⌊w/2⌋, 2) (tcp.cc:1296, 1329),
+    /// then cwnd = `v_slowstart_` = 2.
+    fn ns2_loss(&mut self, kind: CongestionKind) {
+        let w = (self.cwnd / self.mss).floor();
+        match kind {
+            CongestionKind::FastRetransmit => {
+                let after = if w <= 3.0 { 2.0 } else { w - (w / 4.0).floor() };
+                self.cwnd = after * self.mss;
+            }
+            _ => {
+                self.ssthresh = (w / 2.0).floor().max(2.0) * self.mss;
+                self.cwnd = 2.0 * self.mss;
+            }
+        }
+    }
+}
+
 impl CongestionControl for Vegas {
     fn name(&self) -> &'static str {
         "vegas"
@@ -196,6 +238,9 @@ impl CongestionControl for Vegas {
     }
     fn ssthresh(&self) -> Bytes {
         Bytes(self.ssthresh.min(u64::MAX as f64) as u64)
+    }
+    fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
+        self.ssthresh = ssthresh.0 as f64;
     }
     fn on_ack(&mut self, ev: &AckEvent) {
         if let Some(r) = ev.rtt {
@@ -253,8 +298,13 @@ impl CongestionControl for Vegas {
         }
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
-        // Reno's response (RFC 5681 §3.1 eq. 4).
-        (self.ssthresh, self.cwnd) = reno_loss(ev.kind, ev.flight_size, self.mss);
+        match self.p.loss {
+            // Reno's response (RFC 5681 §3.1 eq. 4).
+            VegasLoss::Reno => {
+                (self.ssthresh, self.cwnd) = reno_loss(ev.kind, ev.flight_size, self.mss)
+            }
+            VegasLoss::Ns2 => self.ns2_loss(ev.kind),
+        }
         if ev.kind == CongestionKind::FastRetransmit {
             self.in_recovery = true;
         }
@@ -354,6 +404,51 @@ mod tests {
         v.on_round(&round(120));
         assert_eq!(pkts(&v), 14.0);
         assert_eq!(v.ssthresh(), Bytes(2 * MSS));
+    }
+
+    fn loss(v: &mut Vegas, kind: CongestionKind) {
+        v.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind,
+            flight_size: v.cwnd(),
+            mss: Bytes(MSS),
+        });
+    }
+
+    #[test]
+    fn ns2_loss_cuts_a_quarter_and_restarts_at_two() {
+        let ns2 = VegasSpec {
+            loss: VegasLoss::Ns2,
+            ..VegasSpec::NS2
+        };
+        // tcp-vegas.cc:379–389: 21 packets → 21 − 5 = 16; ssthresh untouched.
+        let mut v = in_ca(21, VegasSpec::NS2);
+        v.p = ns2;
+        let before = v.ssthresh();
+        loss(&mut v, CongestionKind::FastRetransmit);
+        assert_eq!((pkts(&v), v.ssthresh()), (16.0, before));
+        // A fractional window counts its whole packets: 10.7 → 10 − 2 = 8.
+        v.cwnd = 10.7 * MSS as f64;
+        loss(&mut v, CongestionKind::FastRetransmit);
+        assert_eq!(pkts(&v), 8.0);
+        // w ≤ 3 → 2.
+        v.cwnd = 3.0 * MSS as f64;
+        loss(&mut v, CongestionKind::FastRetransmit);
+        assert_eq!(pkts(&v), 2.0);
+        // Timeout (:441–443): ssthresh = ⌊w/2⌋ (at least 2), cwnd = v_slowstart_ = 2.
+        let mut v = in_ca(15, VegasSpec::NS2);
+        v.p = ns2;
+        loss(&mut v, CongestionKind::Timeout);
+        assert_eq!((pkts(&v), v.ssthresh()), (2.0, Bytes(7 * MSS)));
+        v.cwnd = 3.0 * MSS as f64;
+        loss(&mut v, CongestionKind::Timeout);
+        assert_eq!(v.ssthresh(), Bytes(2 * MSS));
+        // Reno's (the default): half of FlightSize, 1 MSS after a timeout.
+        let mut r = in_ca(21, VegasSpec::NS2);
+        loss(&mut r, CongestionKind::FastRetransmit);
+        assert_eq!(pkts(&r), 10.5);
+        loss(&mut r, CongestionKind::Timeout);
+        assert_eq!(pkts(&r), 1.0);
     }
 
     #[test]

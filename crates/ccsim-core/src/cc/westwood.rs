@@ -129,6 +129,9 @@ impl CongestionControl for Westwood {
     fn ssthresh(&self) -> Bytes {
         Bytes(self.ssthresh.min(u64::MAX as f64) as u64)
     }
+    fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
+        self.ssthresh = ssthresh.0 as f64;
+    }
     fn on_ack(&mut self, ev: &AckEvent) {
         if let Some(r) = ev.rtt {
             self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));

@@ -84,10 +84,23 @@ impl Scope {
         for l in kind.layers {
             s.layers.push((l, s.prefix.clone()));
         }
-        if let Some(p) = preset {
+        if let Some(p) = preset.or_else(|| s.preset_of(kind)) {
             s.layers.insert(0, (p, s.prefix.clone()));
         }
         s
+    }
+
+    /// The preset of `kind` that a profile in force chooses by the kind's preset key (the
+    /// `linux` stack chooses Vegas's `preset = "linux"`; `[simulation] stack` a flow's
+    /// `stack`), for a table that does not write the key itself.
+    fn preset_of(&self, kind: &'static Kind) -> Option<&'static Layer> {
+        if kind.presets.is_empty() {
+            return None;
+        }
+        match self.lookup(kind.preset_key)? {
+            (Lit::Str(name), _) => kind.presets.iter().find(|l| l.name == name).copied(),
+            _ => None,
+        }
     }
 
     /// Apply `layers` (their paths relative to the current table) before the others.
@@ -188,7 +201,7 @@ pub fn read_kind(
     for l in kind.layers {
         s.layers.push((l, s.prefix.clone()));
     }
-    if let Some(p) = kind.preset(m) {
+    if let Some(p) = kind.preset(m).or_else(|| s.preset_of(kind)) {
         s.layers.insert(0, (p, s.prefix.clone()));
     }
     read_fields(cx, path, m, kind.params, Some(kind), &s)

@@ -158,6 +158,10 @@ impl Walk {
         }
         let mut about = format!("{}.", k.about);
         for p in k.presets {
+            if p.values.is_empty() {
+                let _ = write!(about, " `{} = \"{}\"`: {}.", k.preset_key, p.name, p.about);
+                continue;
+            }
             let _ = write!(
                 about,
                 " `{} = \"{}\"` sets {}.",

@@ -368,7 +368,9 @@ fn with_unit(
 ) -> Option<u64> {
     match v {
         // a word that is not the parameter's own ("never" for `hold`): name the words too
-        Value::String(s) => parse(s).map_err(|e| cx.err(path, format!("{e}{hint}"))).ok(),
+        Value::String(s) => parse(s)
+            .map_err(|e| cx.err(path, format!("{e}{hint}")))
+            .ok(),
         Value::Number(n) => {
             cx.err(
                 path,

@@ -7,6 +7,7 @@ use crate::net::link_config;
 use crate::params::read::{check_keys, read_flat, read_kinded, read_table, table, Scope};
 use crate::params::text::{describe, index};
 use crate::params::{Cx, Dflt, Layer, Param, Resolved, Ty};
+use crate::transport::tcp::stack;
 use crate::transport::TRANSPORTS;
 use crate::{measure, sim_config, trace};
 use serde_json::Value;
@@ -237,7 +238,18 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
         }
     }
     if let Some(v) = top.get("flow") {
-        let scope = Scope::new(profiles);
+        // `[simulation] stack` chooses the stack of every flow that names none (below the
+        // caller's profiles).
+        let mut layers = profiles.to_vec();
+        let sim_stack = out.simulation.as_ref().map(|s| s.value("stack"));
+        if let Some(l) = sim_stack
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .and_then(stack::simulation_layer)
+        {
+            layers.push(l);
+        }
+        let scope = Scope::new(&layers);
         for (i, e) in list(cx, "flow", v, "flow")
             .unwrap_or_default()
             .iter()

@@ -73,6 +73,7 @@ fn vegas_presets_and_overrides() {
             beta: 4.0,
             gamma: 1.0,
             ss_exit: VegasSsExit::Ns2,
+            loss: Default::default(),
         }
     );
     assert_eq!(
@@ -85,6 +86,7 @@ fn vegas_presets_and_overrides() {
             beta: 6.0,
             gamma: 0.5,
             ss_exit: VegasSsExit::Ns2,
+            loss: Default::default(),
         }
     );
     let ps = cc_problems("{ kind = \"vegas\", preset = \"bsd\" }");

@@ -122,7 +122,11 @@ fn tcp_only_keys_are_refused_elsewhere() {
                transport = \"udp\"\napp = { kind = \"cbr\", rate = \"1Mbps\" }\n\
                limited_transmit = true\n";
     let ps = from_toml_str(udp, "t").unwrap_err().problems;
-    assert_problem(&ps, "flow[0].limited_transmit", "applies only to flows with transport");
+    assert_problem(
+        &ps,
+        "flow[0].limited_transmit",
+        "applies only to flows with transport",
+    );
 }
 
 #[test]
@@ -190,7 +194,11 @@ fn daimd_quiet_time_and_delay_signal() {
         "or write quiet = \"hold\": as long as the hold time T, or \"srtt\"",
     );
     let e = from_toml_str(&daimd_doc("{ kind = \"daimd\", signal = \"ewma\" }"), "t");
-    assert_problem(&e.unwrap_err().problems, "flow[0].cc.signal", "sample, srtt");
+    assert_problem(
+        &e.unwrap_err().problems,
+        "flow[0].cc.signal",
+        "sample, srtt",
+    );
 }
 
 fn routing(keys: &str) -> Result<Scenario, ScenarioError> {
@@ -216,7 +224,11 @@ fn distance_vector_timer_jitter_and_first_update() {
         (0.1, Dur::from_millis(500))
     );
     let ps = routing("period_jitter = 1.0").unwrap_err().problems;
-    assert_problem(&ps, "routing.period_jitter", "allowed 0 ≤ period_jitter < 1");
+    assert_problem(
+        &ps,
+        "routing.period_jitter",
+        "allowed 0 ≤ period_jitter < 1",
+    );
     let ps = routing("first_update = \"soon\"").unwrap_err().problems;
     assert_problem(&ps, "routing.first_update", "10ms");
 }

@@ -30,6 +30,11 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         handshake: false,
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
+        recovery_burst: None,
+        fack_restart: false,
+        halving: Default::default(),
+        sack_block_bytes: false,
+        init_ssthresh: None,
     }
 }
 

@@ -295,6 +295,9 @@ impl CongestionControl for Coupled {
     fn ssthresh(&self) -> Bytes {
         Bytes(self.ssthresh.min(u64::MAX as f64) as u64)
     }
+    fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
+        self.ssthresh = ssthresh.0 as f64;
+    }
 
     fn on_ack(&mut self, ev: &AckEvent) {
         self.ell1 += ev.acked.0 as f64;
@@ -393,9 +396,9 @@ pub(crate) mod test_util {
 
 #[cfg(test)]
 mod tests {
+    use super::daimd::DaimdSpec;
     use super::test_util::sf;
     use super::*;
-    use super::daimd::DaimdSpec;
     use crate::cc::reno::Counting as AckCounting;
 
     /// A subflow in congestion avoidance at 10 packets of 1000 bytes (a loss halved 20),

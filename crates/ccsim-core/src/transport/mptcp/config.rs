@@ -7,6 +7,7 @@ use crate::cc::coupled::{CoupledSpec, COUPLED_KINDS};
 use crate::cc::CcSpec;
 use crate::params::{self, Dflt, Kind, Kinds, Layer, Lit, Param, Resolved, Ty};
 use crate::transport::tcp::config::{TcpSpec, SENDER};
+use crate::transport::tcp::stack;
 use crate::units::Dur;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -117,9 +118,11 @@ pub const MPTCP_PARAMS: &[Param] = &[
 /// `transport = "mptcp"`.
 pub const KIND: Kind = Kind {
     layers: &[&MPTCP_DEFAULTS],
+    presets: stack::PRESETS,
+    preset_key: "stack",
     ..Kind::new(
         "mptcp",
         "Multipath TCP, one subflow per path with a coupled controller (docs/mptcp.md)",
-        &[CC, SENDER, MPTCP_PARAMS],
+        &[stack::PARAMS, CC, SENDER, MPTCP_PARAMS],
     )
 };

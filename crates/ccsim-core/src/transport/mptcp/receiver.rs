@@ -40,6 +40,7 @@ impl MptcpReceiver {
                 TcpReceiver::new(flow, dst, peer, t.mss, t.header, t.delayed_ack, None)
                     .with_max_sack_blocks(2)
                     .with_sack_option_bytes(t.sack_option_bytes)
+                    .with_sack_block_bytes(t.sack_block_bytes)
             })
             .collect();
         MptcpReceiver {

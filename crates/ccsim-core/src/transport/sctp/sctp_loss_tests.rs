@@ -6,10 +6,10 @@
 use super::super::gaps::set_gap_blocks;
 use super::*;
 use crate::apps::SenderApp;
+use crate::apps::{StartSpec, TcpApp};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{PacketKind, FLAG_RETX};
 use crate::rng::SimRng;
-use crate::apps::{StartSpec, TcpApp};
 use crate::transport::sctp::config::SctpSpec;
 use crate::units::{Bytes, Dur};
 

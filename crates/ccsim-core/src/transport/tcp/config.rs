@@ -4,6 +4,7 @@
 use super::ecn::EcnMode;
 use super::path_select::{SelectSpec, SELECT_KINDS};
 use super::rto::{self, RtoSpec};
+use super::stack;
 use crate::apps::{TcpApp, TCP_APPS};
 use crate::cc::{CcSpec, CC_KINDS};
 use crate::params::{Alt, Dflt, Kind, Param, Resolved, Ty};
@@ -41,6 +42,60 @@ pub struct TcpSpec {
     /// ECN (declared in TCP_PARAMS; MPTCP subflows do not use it).
     #[serde(default)]
     pub ecn: EcnMode,
+    /// ns-2 behaviours (`sender_ns2.rs`, the ns2 stack profile).
+    #[serde(default)]
+    pub recovery_burst: Option<u32>,
+    #[serde(default)]
+    pub fack_restart: bool,
+    #[serde(default)]
+    pub halving: Halving,
+    #[serde(default)]
+    pub sack_block_bytes: bool,
+    #[serde(default)]
+    pub init_ssthresh: Option<InitSsthresh>,
+}
+
+/// The slow-start threshold a connection starts with (`init_ssthresh`); none is unlimited.
+/// In a document: a number of segments or `"max_window"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum InitSsthresh {
+    /// This many segments.
+    Segments(u32),
+    /// The flow's `max_window` (unlimited without one): ns-2's `ssthresh_ = int(wnd_)` at
+    /// reset (tcp.cc:462), `wnd_` being `window_`.
+    Word(MaxWindowWord),
+}
+
+/// The one word `init_ssthresh` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaxWindowWord {
+    /// `"max_window"`.
+    MaxWindow,
+}
+
+impl TcpSpec {
+    /// The initial slow-start threshold in bytes, `None` for unlimited.
+    pub fn initial_ssthresh(&self) -> Option<u64> {
+        let segments = match self.init_ssthresh? {
+            InitSsthresh::Segments(n) => n,
+            InitSsthresh::Word(MaxWindowWord::MaxWindow) => self.max_window?,
+        };
+        Some(segments as u64 * self.mss as u64)
+    }
+}
+
+/// How the loss response halves (`halving`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Halving {
+    /// The amount as it is (RFC 5681 §3.1: FlightSize/2, possibly a fraction of a segment).
+    #[default]
+    Exact,
+    /// ns-2: `ssthresh_ = int(min(cwnd_, window_)/2)` (tcp.cc:1254, 1296): the amount capped at
+    /// `max_window` and rounded down to an even number of segments.
+    Ns2,
 }
 
 impl Default for TcpSpec {
@@ -149,6 +204,23 @@ pub const SENDER: &[Param] = &[
     Param::boolean("sack_option_bytes", false)
         .doc("ACKs carrying SACK blocks grow by the SACK option: 12, 20 or 28 bytes for 1–3 blocks (4-byte aligned); docs/tcp.md §10.8")
         .source("our choice: off, an ACK is header bytes (RFC 2018 §3 gives the option's size)"),
+    Param::new("recovery_burst", Ty::Int { min: 1, max: U32 }, Dflt::None("no limit"))
+        .unit("segments")
+        .doc("NewReno: at most this many new segments per ACK during fast recovery (ns-2's send_much(0, 0, 2)); docs/tcp.md §11.1")
+        .source("none: RFC 6582 sets no limit; ns-2.35 tcp/tcp-newreno.cc:300–303 sends at most 2 (the ns2 profile)"),
+    Param::boolean("fack_restart", false)
+        .doc("FACK: enter recovery with cwnd = 1 segment and open it on every ACK in recovery (+1 below ssthresh, else +1/cwnd), as ns-2's Agent/TCP/Fack; docs/tcp.md §11.1")
+        .source("our choice: off, cwnd = ssthresh (Mathis & Mahdavi 1996 §4); ns-2.35 tcp/tcp-fack.cc:197, 233 (the ns2 profile)"),
+    Param::choice("halving", "exact", &["exact", "ns2"])
+        .doc("how the loss response halves: exact, or ns-2's int(min(amount, max_window)/2) in whole segments; docs/tcp.md §11.1")
+        .source("RFC 5681 §3.1 (exact); ns-2.35 tcp/tcp.cc:1254, 1296 (the ns2 profile)"),
+    Param::boolean("sack_block_bytes", false)
+        .doc("ACKs grow by 8 bytes per SACK block, with no option header or padding, as ns-2's sinks (sack_option_bytes wins); docs/tcp.md §11.1")
+        .source("our choice: off; ns-2.35 tcp/tcp-sink.cc:755 (the ns2 profile)"),
+    Param::new("init_ssthresh", Ty::Packets { min: 1, max: U32 }, Dflt::None("unlimited"))
+        .alt(Alt::Words(&[("max_window", "the flow's max_window (unlimited without one), as ns-2's ssthresh_ = window_")]))
+        .doc("the slow-start threshold a connection starts with, in segments or \"max_window\"; docs/tcp.md §11.1")
+        .source("RFC 5681 §3.1 (arbitrarily high); ns-2.35 tcp/tcp.cc:462 ssthresh_ = int(wnd_), the window_ (the ns2 profile)"),
 ];
 
 /// The `cc` of a TCP flow.
@@ -188,9 +260,13 @@ pub const TCP_PARAMS: &[Param] = &[
     .source("required"),
 ];
 
-/// `transport = "tcp"` (the default).
-pub const KIND: Kind = Kind::new(
-    "tcp",
-    "TCP with a window-based congestion controller (docs/tcp.md)",
-    &[CC, SENDER, TCP_PARAMS],
-);
+/// `transport = "tcp"` (the default); `stack` chooses a profile (`stack.rs`).
+pub const KIND: Kind = Kind {
+    presets: stack::PRESETS,
+    preset_key: "stack",
+    ..Kind::new(
+        "tcp",
+        "TCP with a window-based congestion controller (docs/tcp.md)",
+        &[stack::PARAMS, CC, SENDER, TCP_PARAMS],
+    )
+};

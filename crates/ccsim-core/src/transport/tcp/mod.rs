@@ -12,6 +12,7 @@ pub mod rto;
 pub mod rto_variants;
 pub mod scoreboard;
 pub mod sender;
+pub mod stack;
 pub mod timed_segment;
 
 pub use config::{RecoverySpec, TcpSpec};

@@ -39,6 +39,8 @@ pub struct TcpReceiver {
     max_sack: usize,
     /// Whether an ACK's wire size counts its SACK option (RFC 2018 §3).
     sack_option_bytes: bool,
+    /// Whether an ACK's wire size counts 8 bytes per SACK block (ns-2's sinks).
+    sack_block_bytes: bool,
     unacked: u32,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
@@ -85,6 +87,7 @@ impl TcpReceiver {
             nrecent: 0,
             max_sack: MAX_SACK_BLOCKS,
             sack_option_bytes: false,
+            sack_block_bytes: false,
             unacked: 0,
             delack_deadline: None,
             echo: None,
@@ -116,6 +119,13 @@ impl TcpReceiver {
     /// (`TCPOLEN_SACK_BASE_ALIGNED` + n·`TCPOLEN_SACK_PERBLOCK`, include/net/tcp.h:238–239).
     pub fn with_sack_option_bytes(mut self, on: bool) -> TcpReceiver {
         self.sack_option_bytes = on;
+        self
+    }
+
+    /// Count 8 bytes per SACK block in the wire size of ACKs, with no option header or
+    /// padding, as ns-2's sinks do (tcp-sink.cc:755); `with_sack_option_bytes` wins.
+    pub fn with_sack_block_bytes(mut self, on: bool) -> TcpReceiver {
+        self.sack_block_bytes = on;
         self
     }
 
@@ -325,6 +335,8 @@ impl TcpReceiver {
         }
         if self.sack_option_bytes && n > 0 {
             p.size += (2 + 8 * n as u32).next_multiple_of(4);
+        } else if self.sack_block_bytes {
+            p.size += 8 * n as u32;
         }
         self.unacked = 0;
         self.delack_deadline = None;
@@ -354,6 +366,26 @@ mod tests {
         p.conn = 1;
         p.ts = SimTime(seq);
         p
+    }
+
+    /// ns-2's sinks add 8 bytes per SACK block to the 40-byte ACK (tcp-sink.cc:755), no
+    /// option header or padding; with `sack_option_bytes` the RFC 2018 option wins.
+    #[test]
+    fn sack_block_bytes_add_eight_per_block() {
+        let sizes = |blocks: bool, option: bool| {
+            let mut r = rx(None)
+                .with_sack_block_bytes(blocks)
+                .with_sack_option_bytes(option);
+            let mut out = Vec::new();
+            // 0 in order; 2 and 4 out of order: ACKs with 0, 1 and 2 SACK blocks.
+            for s in [0, 2, 4] {
+                r.on_data(SimTime(s), &seg(s), &mut out);
+            }
+            out.iter().map(|p| (p.nsack, p.size)).collect::<Vec<_>>()
+        };
+        assert_eq!(sizes(false, false), [(0, 40), (1, 40), (2, 40)]);
+        assert_eq!(sizes(true, false), [(0, 40), (1, 48), (2, 56)]);
+        assert_eq!(sizes(true, true), [(0, 40), (1, 52), (2, 60)]);
     }
 
     #[test]

@@ -9,16 +9,21 @@
 //! the timed segment, the loss-response basis) are in `sender_options.rs`, their tests in
 //! `sender_options_tests.rs`.
 
+#[path = "sender_ns2.rs"]
+mod ns2;
+#[cfg(test)]
+#[path = "sender_ns2_tests.rs"]
+mod ns2_tests;
 #[path = "sender_options.rs"]
 mod options;
-#[path = "sender_subflow.rs"]
-mod subflow;
 #[cfg(test)]
 #[path = "sender_options_tests.rs"]
 mod options_tests;
+#[path = "sender_subflow.rs"]
+mod subflow;
 
-use super::handshake::Handshake;
 use super::config::{RecoverySpec, TcpSpec};
+use super::handshake::Handshake;
 use super::ecn::EcnSender;
 use super::path_select::{FlowOutcome, PathSelector};
 use super::prr::Prr;
@@ -128,6 +133,8 @@ pub struct TcpSender {
     /// New segments limited transmit sent since the last new ACK: left out of FlightSize at
     /// the fast retransmit (RFC 5681 §3.2 step 2).
     lt_sent: u64,
+    /// FACK's window in recovery with `fack_restart` (segments, from 1; `sender_ns2.rs`).
+    fack_cwnd: Option<f64>,
     /// Delivery-rate records, only for a controller that asks for rate samples.
     rate: Option<Box<RateSampler>>,
     /// Segments presumed lost without SACK (fast retransmits, NewReno partial-ACK
@@ -187,6 +194,7 @@ impl TcpSender {
             prr: Prr::default(),
             prr_quota: 0,
             lt_sent: 0,
+            fack_cwnd: None,
             rate: None,
             lost_no_sack: 0,
             cc_seed: 0,
@@ -213,13 +221,23 @@ impl TcpSender {
     }
 
     fn fresh_cc(cfg: &TcpSpec, seed: u64) -> AnyCc {
+        Self::build_cc(cfg, Bytes(cfg.init_cwnd as u64 * cfg.mss as u64), seed)
+    }
+
+    /// The flow's controller starting at `init_cwnd` bytes and the flow's `init_ssthresh`.
+    fn build_cc(cfg: &TcpSpec, init_cwnd: Bytes, seed: u64) -> AnyCc {
         let ctx = CcContext {
             mss: Bytes(cfg.mss as u64),
-            init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
+            init_cwnd,
             seed,
         };
         match AnyCc::build(&cfg.cc, ctx) {
-            Ok(cc) => cc,
+            Ok(mut cc) => {
+                if let Some(s) = cfg.initial_ssthresh() {
+                    cc.set_initial_ssthresh(Bytes(s));
+                }
+                cc
+            }
             // `scenario::assemble` builds every flow's controller once, so this cannot fail.
             Err(e) => unreachable!("controller checked when the scenario was read: {e}"),
         }
@@ -466,7 +484,7 @@ impl TcpSender {
     }
 
     fn window_segments(&self) -> u64 {
-        let w = (self.effective_cwnd() / self.mss()).max(1);
+        let w = self.fack_limit((self.effective_cwnd() / self.mss()).max(1));
         match self.cfg.max_window {
             Some(m) => w.min(m as u64),
             None => w,
@@ -536,10 +554,13 @@ impl TcpSender {
             // Limited transmit may send beyond the window (RFC 3042 §2).
             let base = self.una + win;
             let limit = base + self.lt_allowance();
-            while self.nxt < limit && self.app_has(self.nxt) {
+            // ns-2 NewReno's burst limit in fast recovery (`recovery_burst`).
+            let mut burst = self.burst_allowance();
+            while self.nxt < limit && self.app_has(self.nxt) && burst > 0 {
                 if self.paced_out(now, pacing) {
                     break;
                 }
+                burst -= 1;
                 let seq = self.nxt;
                 self.lt_sent += (seq >= base) as u64;
                 self.send_segment_paced(now, seq, pacing, out);
@@ -589,6 +610,9 @@ impl TcpSender {
     pub fn on_ack(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
         if pkt.conn != self.conn || !self.open {
             return; // an ACK for a connection that is over
+        }
+        if self.fack_cwnd.is_some() {
+            self.fack_open_cwnd(); // ns-2 FACK's opencwnd() on every ACK in recovery
         }
         let ack = pkt.seq.min(self.sb.end());
         let prior_in_flight = self.in_flight_segments();
@@ -842,7 +866,7 @@ impl TcpSender {
     /// (`loss_flight`: FlightSize by default, RFC 5681 §3.1).
     fn signal_congestion(&mut self, now: SimTime, kind: CongestionKind) {
         let mss = self.mss();
-        let flight_size = self.loss_flight(kind);
+        let flight_size = self.halved_amount(self.loss_flight(kind));
         self.cc.on_congestion(&CongestionEvent {
             now,
             kind,
@@ -860,6 +884,7 @@ impl TcpSender {
         }
         self.signal_congestion(now, CongestionKind::FastRetransmit);
         self.ecn.on_loss_reduction(self.sb.end());
+        self.fack_restart_on_entry();
         self.stats.fast_recoveries += 1;
         let recover = self.sb.end();
         self.phase = Phase::Recovery {
@@ -894,6 +919,7 @@ impl TcpSender {
         // RFC 5681 §3.2 step 6 / RFC 6582 step 4: deflate to ssthresh.
         self.phase = Phase::Open;
         self.inflation = 0;
+        self.fack_cwnd = None;
         self.cc.on_recovery_exit(now);
     }
 
@@ -911,6 +937,7 @@ impl TcpSender {
             recover: self.sb.end(),
         };
         self.inflation = 0;
+        self.fack_cwnd = None;
         self.dupacks = 0;
         // RFC 6582 §4: after a timeout, recover = highest segment sent.
         self.recover_guard = self.sb.end();

@@ -4,11 +4,11 @@
 //! sender's state directly.
 
 use super::{Phase, TcpSender};
-use crate::cc::{AnyCc, CcContext, CongestionControl, CongestionKind};
+use crate::cc::{CongestionControl, CongestionKind};
 use crate::packet::{Packet, FLAG_ECHO_RETX};
 use crate::transport::tcp::config::{LossFlight, RecoverySpec};
-use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::handshake::{self, Handshake};
+use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::rto::Sample;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
@@ -184,17 +184,8 @@ impl TcpSender {
                 self.rtt.after_syn_timeout(); // RFC 6298 §5.7
             }
             // RFC 5681 §3.1: after a lost SYN or SYN-ACK the initial window is one segment.
-            let mss = Bytes(self.mss());
-            let ctx = CcContext {
-                mss,
-                init_cwnd: mss,
-                seed: self.cc_seed.wrapping_add(self.conn as u64),
-            };
-            self.cc = match AnyCc::build(&self.cfg.cc, ctx) {
-                Ok(cc) => cc,
-                // `scenario::assemble` builds every flow's controller once.
-                Err(e) => unreachable!("controller checked when the scenario was read: {e}"),
-            };
+            let seed = self.cc_seed.wrapping_add(self.conn as u64);
+            self.cc = Self::build_cc(&self.cfg, Bytes(self.mss()), seed);
         }
         self.pace_next = now;
         self.round_start = now;

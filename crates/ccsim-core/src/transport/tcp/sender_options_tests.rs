@@ -1,17 +1,17 @@
 //! The sender's optional mechanisms driven ACK by ACK: each expected value is the arithmetic
 //! of the rule cited (RFC 3042, RFC 5681, RFC 6675, RFC 6937, RFC 6298, ns-2's tcp.cc).
 
+use super::super::config::{LossFlight, RecoverySpec, TcpSpec};
+use super::super::rto::{RtoSpec, RttSamples};
 use super::TcpSender;
 use crate::apps::SenderApp;
+use crate::apps::{StartSpec, TcpApp};
+use crate::cc::fast::{FastSpec, KIND as FAST};
+use crate::cc::CcSpec;
 use crate::cc::CongestionControl;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX};
 use crate::rng::SimRng;
-use super::super::config::{LossFlight, RecoverySpec, TcpSpec};
-use super::super::rto::{RtoSpec, RttSamples};
-use crate::apps::{StartSpec, TcpApp};
-use crate::cc::fast::{FastSpec, KIND as FAST};
-use crate::cc::CcSpec;
 use crate::units::{Bytes, Dur, SimTime};
 
 const MSS: u64 = 1000;
@@ -45,6 +45,11 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         ecn: super::super::ecn::EcnMode::Off,
+        recovery_burst: None,
+        fack_restart: false,
+        halving: Default::default(),
+        sack_block_bytes: false,
+        init_ssthresh: None,
     }
 }
 

@@ -9,11 +9,11 @@
 //! the rule cited beside it, not a value read from a run.
 
 use super::*;
-use crate::packet::SackBlock;
-use crate::rng::SimRng;
 use crate::apps::{StartSpec, TcpApp};
 use crate::cc::reno::{Counting as AckCounting, RenoConfig};
 use crate::cc::CcSpec;
+use crate::packet::SackBlock;
+use crate::rng::SimRng;
 use crate::units::Dur;
 use std::collections::HashMap;
 use RecoverySpec::{Fack, NewReno, Reno, Sack, Sack1};

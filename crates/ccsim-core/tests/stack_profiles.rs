@@ -1,0 +1,128 @@
+//! The stack profiles' effects on a run (issue #19): each scenario changes only `stack` (or
+//! one key beside it), and the outcome follows from the profile's values.
+
+use ccsim_core::results::RunResult;
+use ccsim_core::scenario::from_toml_str;
+use ccsim_core::Simulation;
+
+fn run(toml: &str) -> RunResult {
+    let sc = from_toml_str(toml, "stack_profiles").unwrap_or_else(|e| panic!("{e}"));
+    Simulation::new(sc).expect("a valid scenario").finish()
+}
+
+/// One bulk flow over one link.
+fn one_flow(flow_keys: &str, rate: &str, delay: &str, loss: f64, secs: u32) -> RunResult {
+    let app = if flow_keys.contains("app =") {
+        ""
+    } else {
+        "app = \"bulk\"\n"
+    };
+    run(&format!(
+        "[simulation]\nduration = \"{secs}s\"\nseed = 3\n\
+         [[link]]\nbetween = [\"a\", \"b\"]\nrate = \"{rate}\"\ndelay = \"{delay}\"\n\
+         queue = {{ kind = \"droptail\", limit = 1000 }}\nloss = {loss}\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\n{app}{flow_keys}\n"
+    ))
+}
+
+/// ns2: window_ 20 packets of packetSize_ 1000 B caps a loss-free flow at 20 packets per
+/// RTT, whatever the link allows (rfc: unlimited window, link-limited).
+#[test]
+fn ns2_profile_caps_the_window_at_window_and_sends_1000_byte_payloads() {
+    // 100 Mb/s, RTT 100 ms: 20 · 1000 B per 0.1 s = 1.6 Mb/s of goodput.
+    let ns2 = one_flow("stack = \"ns2\"", "100Mbps", "50ms", 0.0, 20);
+    let f = &ns2.flows[0];
+    let bound = 20.0 * 1000.0 * 8.0 / 0.1;
+    assert!(
+        (f.goodput_bps / bound - 1.0).abs() < 0.05,
+        "goodput {} against {bound}",
+        f.goodput_bps
+    );
+    assert_eq!(f.bytes_delivered % 1000, 0, "whole 1000-byte payloads");
+    let rfc = one_flow("", "100Mbps", "50ms", 0.0, 20);
+    assert!(
+        rfc.flows[0].goodput_bps > 20.0 * bound,
+        "{}",
+        rfc.flows[0].goodput_bps
+    );
+    // An explicit key beats the profile: window_ 40 doubles it.
+    let w40 = one_flow(
+        "stack = \"ns2\"\nmax_window = 40",
+        "100Mbps",
+        "50ms",
+        0.0,
+        20,
+    );
+    let ratio = w40.flows[0].goodput_bps / f.goodput_bps;
+    assert!((ratio - 2.0).abs() < 0.1, "{ratio}");
+}
+
+/// linux: the 200 ms RTO floor (TCP_RTO_MIN) instead of RFC 6298's 1 s. With heavy loss on
+/// a short path a flow spends much of its time waiting for timeouts, so the profile's floor
+/// gives far more goodput than the same profile with the RFC's floor written explicitly.
+#[test]
+fn linux_profile_rto_floor_recovers_from_timeouts_sooner() {
+    let linux = one_flow("stack = \"linux\"", "10Mbps", "5ms", 0.05, 60);
+    let floor_1s = one_flow(
+        "stack = \"linux\"\nrto = { min = \"1s\" }",
+        "10Mbps",
+        "5ms",
+        0.05,
+        60,
+    );
+    let (l, s) = (&linux.flows[0], &floor_1s.flows[0]);
+    assert!(
+        l.timeouts > 20 && s.timeouts > 10,
+        "{} {}",
+        l.timeouts,
+        s.timeouts
+    );
+    assert!(
+        l.goodput_bps > 1.25 * s.goodput_bps,
+        "{} against {}",
+        l.goodput_bps,
+        s.goodput_bps
+    );
+}
+
+/// `[simulation] stack` reaches every flow that names none; a flow's own stack wins.
+#[test]
+fn simulation_stack_is_every_flows_default() {
+    let r = run("[simulation]\nduration = \"20s\"\nstack = \"ns2\"\n\
+         [[link]]\nbetween = [\"a\", \"b\"]\nrate = \"100Mbps\"\ndelay = \"50ms\"\n\
+         [[flow]]\nname = \"n\"\nfrom = \"a\"\nto = \"b\"\napp = \"bulk\"\n\
+         [[flow]]\nname = \"r\"\nfrom = \"a\"\nto = \"b\"\napp = \"bulk\"\nstack = \"rfc\"\n");
+    let bound = 20.0 * 1000.0 * 8.0 / 0.1;
+    assert!(
+        (r.flows[0].goodput_bps / bound - 1.0).abs() < 0.05,
+        "{}",
+        r.flows[0].goodput_bps
+    );
+    assert!(
+        r.flows[1].goodput_bps > 5.0 * bound,
+        "{}",
+        r.flows[1].goodput_bps
+    );
+}
+
+/// ns2: the agent opens with a 40-byte SYN (`syn_`, `delay_growth_`): a short transfer ends
+/// one round trip later than the same profile without the handshake.
+#[test]
+fn ns2_profile_starts_with_a_syn_one_round_trip_before_data() {
+    let done = |keys: &str| {
+        let r = one_flow(
+            &format!("stack = \"ns2\"\napp = {{ kind = \"bulk\", size = \"10000B\" }}\n{keys}"),
+            "10Mbps",
+            "50ms",
+            0.0,
+            5,
+        );
+        r.flows[0]
+            .completion_time_s
+            .expect("the transfer completes")
+    };
+    let (syn, none) = (done(""), done("handshake = false"));
+    let shift = syn - none;
+    // One RTT (100 ms) plus the SYN's and SYN-ACK's serialisation (40 B each at 10 Mb/s).
+    assert!((0.100..0.101).contains(&shift), "{syn} − {none} = {shift}");
+}
