@@ -8,11 +8,11 @@
 //!   its CPU time, data packets delivered per wall second and peak resident memory.
 //! - `--suite scaling`: dumbbells of 16 … 4 096 flows with the capacity scaled per flow,
 //!   parking lots of 2 … 16 hops with cross traffic, a k = 16 fat-tree with a permutation
-//!   matrix, a 100 000-link chain (validated only) and a queue that fills
+//!   matrix, chains of 10 000 and 100 000 links (validated only) and a queue that fills
 //!   (`bench/scenarios.rs`). Set-up (parse and build) and the event loop are timed apart,
 //!   in wall and CPU time; ns of loop CPU time per delivered packet; resident memory before,
 //!   after set-up and at its peak; memory per flow, per link and per queued packet.
-//!   `--repeat N` (default 3), `--only TEXT` (names containing it), `--json FILE` (every
+//!   `--repeat N` (default 3), `--only A,B` (names containing A or B), `--json FILE` (every
 //!   run's figures, for `benches/plot_scaling.py`).
 //! - `--suite threads`: dumbbell-16 and dumbbell-64-1g on one thread and on two, with every
 //!   core free and with a CPU-bound loop (a child process the benchmark starts and stops)
@@ -95,15 +95,20 @@ fn child(name: &str, threads: &str) {
 type Fig = BTreeMap<String, f64>;
 
 fn run_child(exe: &Path, name: &str, threads: &str) -> Fig {
+    try_child(exe, name, threads).unwrap_or_else(|e| panic!("{name} failed: {e}"))
+}
+
+/// A child run's figures, or the end of what it wrote to stderr if it failed.
+fn try_child(exe: &Path, name: &str, threads: &str) -> Result<Fig, String> {
     let out = Command::new(exe)
         .args(["--child", name, "--threads", threads])
         .output()
         .expect("child runs");
-    assert!(
-        out.status.success(),
-        "{name} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(3).collect();
+        return Err(format!("{} ({})", tail.join(" / "), out.status));
+    }
     let s = String::from_utf8_lossy(&out.stdout);
     let mut fig = Fig::new();
     for (i, tok) in s.split_whitespace().enumerate() {
@@ -115,7 +120,7 @@ fn run_child(exe: &Path, name: &str, threads: &str) -> Fig {
             }
         };
     }
-    fig
+    Ok(fig)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -196,10 +201,18 @@ fn scaling(exe: &Path, repeat: usize, only: Option<&str>, threads: &str, json: O
     );
     let mut all = BTreeMap::new();
     for name in scenarios::scaling_names() {
-        if only.is_some_and(|o| !name.contains(o)) {
+        if only.is_some_and(|o| !o.split(',').any(|o| name.contains(o))) {
             continue;
         }
-        let runs: Vec<Fig> = (0..repeat).map(|_| run_child(exe, &name, threads)).collect();
+        let runs: Result<Vec<Fig>, String> =
+            (0..repeat).map(|_| try_child(exe, &name, threads)).collect();
+        let runs = match runs {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{name:<20} failed: {e}");
+                continue;
+            }
+        };
         let r0 = &runs[0];
         let (sw, sc) = (med(&runs, "setup_wall"), med(&runs, "setup_cpu"));
         let (lw, lc) = (med(&runs, "loop_wall"), med(&runs, "loop_cpu"));

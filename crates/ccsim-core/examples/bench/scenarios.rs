@@ -24,6 +24,7 @@ pub fn scaling_names() -> Vec<String> {
         .collect();
     v.extend(PARKING_HOPS.iter().map(|k| format!("parking-lot-{k}")));
     v.push("fat-tree-16".into());
+    v.push("chain-10000".into());
     v.push("chain-100000".into());
     v.push("queue-fill".into());
     v
