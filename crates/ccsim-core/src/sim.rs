@@ -180,7 +180,7 @@ impl Simulation {
             });
         }
         let seed = scenario.seed;
-        let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
+        let fwd = ForwardingTable::for_flows(&scenario);
         let pinned =
             PinnedPaths::new(&scenario.links, &scenario.flows).map_err(|m| ScenarioError {
                 source: "<scenario>".into(),

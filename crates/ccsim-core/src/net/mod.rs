@@ -1,10 +1,12 @@
-//! The network: links (queue + pipe), queue disciplines, static routing and pinned paths.
+//! The network: links (queue + pipe), queue disciplines, static routing, pinned paths and
+//! reachability.
 
 pub mod droptail;
 pub mod dv;
 pub mod link;
 pub mod pinned;
 pub mod queue;
+pub mod reach;
 pub mod red;
 pub mod ring;
 pub mod routing;

@@ -8,6 +8,7 @@ use super::parse_paths::{parse_paths, parse_select};
 use super::parse_sctp::{parse_sctp, MAX_SCTP_PATHS, SCTP_KEYS};
 use super::reader::*;
 use super::Net;
+use crate::net::reach::Reachability;
 use crate::scenario::model::*;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 use serde_json::{Map, Value};
@@ -56,43 +57,14 @@ pub(crate) fn parse_flows(cx: &mut Cx, v: Option<&Value>, net: &Net) -> Flows {
         );
         return out;
     };
-    let adj = adjacency(net);
+    // One reachability structure for every flow (net/reach.rs), not a search per flow.
+    let edges: Vec<(usize, usize)> = net.links.iter().map(|l| (l.from, l.to)).collect();
+    let mut reach = Reachability::new(net.nodes.len(), &edges);
     let mut names: HashMap<String, usize> = HashMap::new();
     for (i, e) in entries.iter().enumerate() {
-        parse_flow(cx, net, &adj, i, e, &mut names, &mut out);
+        parse_flow(cx, net, &mut reach, i, e, &mut names, &mut out);
     }
     out
-}
-
-fn adjacency(net: &Net) -> Vec<Vec<usize>> {
-    let mut adj = vec![Vec::new(); net.nodes.len()];
-    for l in &net.links {
-        if let Some(a) = adj.get_mut(l.from) {
-            a.push(l.to);
-        }
-    }
-    adj
-}
-
-fn reachable(adj: &[Vec<usize>], from: usize, to: usize) -> bool {
-    let mut seen = vec![false; adj.len()];
-    let mut stack = vec![from];
-    while let Some(n) = stack.pop() {
-        if n == to {
-            return true;
-        }
-        if n >= adj.len() || seen[n] {
-            continue;
-        }
-        seen[n] = true;
-        stack.extend(
-            adj[n]
-                .iter()
-                .copied()
-                .filter(|&m| m < adj.len() && !seen[m]),
-        );
-    }
-    false
 }
 
 /// A node named in a flow: it must exist in the links.
@@ -137,7 +109,7 @@ enum Transport {
 fn parse_flow(
     cx: &mut Cx,
     net: &Net,
-    adj: &[Vec<usize>],
+    reach: &mut Reachability,
     i: usize,
     e: &Value,
     names: &mut HashMap<String, usize>,
@@ -293,7 +265,7 @@ fn parse_flow(
                     shorten(&net.nodes[a])
                 ),
             );
-        } else if !reachable(adj, a, b) {
+        } else if !reach.reaches(a, b) {
             cx.err(
                 &path,
                 format!(
@@ -302,7 +274,7 @@ fn parse_flow(
                     shorten(&net.nodes[a])
                 ),
             );
-        } else if transport != Some(Transport::Udp) && !reachable(adj, b, a) {
+        } else if transport != Some(Transport::Udp) && !reach.reaches(b, a) {
             cx.err(
                 &path,
                 format!(
