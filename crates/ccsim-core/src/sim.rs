@@ -41,6 +41,9 @@ mod sim_results;
 #[path = "sim_inline.rs"]
 mod sim_inline;
 
+#[path = "sim_barrier.rs"]
+mod sim_barrier;
+
 #[path = "sim_parallel.rs"]
 mod sim_parallel;
 

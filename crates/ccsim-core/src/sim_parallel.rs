@@ -32,9 +32,10 @@
 //! a quarter of the flow endpoints each, and MPTCP senders on both sides (the backoff log
 //! is ordered across senders only on one thread).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+use super::sim_barrier::{Barrier, Padded};
 use super::{sim_merge, Simulation};
 use crate::ids::{EndpointId, LinkId, NodeId};
 use crate::packet::Packet;
@@ -308,12 +309,6 @@ pub(super) fn build_pair(sc: Scenario, split: Split) -> Result<Simulation, Scena
     Ok(sim)
 }
 
-/// A value alone on its cache lines (two, against adjacent-line prefetching), so that one
-/// thread polling it does not slow the other thread's writes to its neighbours.
-#[derive(Default)]
-#[repr(align(128))]
-struct Padded<T>(T);
-
 /// What the two threads share: mailboxes (by destination part and window parity, so a
 /// part posting window k + 1 never mixes with window k still being taken) and a barrier.
 ///
@@ -325,9 +320,7 @@ struct Padded<T>(T);
 #[derive(Default)]
 struct Exchange {
     mail: [[Padded<Mutex<Vec<Crossing>>>; 2]; 2],
-    arrived: Padded<AtomicUsize>,
-    generation: Padded<AtomicUsize>,
-    aborted: Padded<AtomicBool>,
+    barrier: Barrier,
     /// A part reached its memory limit: both stop after this window.
     stop: Padded<AtomicBool>,
 }
@@ -339,42 +332,15 @@ impl Exchange {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
     }
-
-    /// Wait for the other thread. Windows are microseconds of work, so it spins (a futex
-    /// wake-up costs about as much as a window); it yields after a while in case the
-    /// other thread is descheduled, and gives up if the other thread failed.
-    fn wait(&self) {
-        let g = self.generation.0.load(Ordering::Acquire);
-        if self.arrived.0.fetch_add(1, Ordering::AcqRel) == 1 {
-            self.arrived.0.store(0, Ordering::Relaxed);
-            self.generation
-                .0
-                .store(g.wrapping_add(1), Ordering::Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.generation.0.load(Ordering::Acquire) == g {
-            assert!(
-                !self.aborted.0.load(Ordering::Relaxed),
-                "the other thread of a two-thread run failed"
-            );
-            if spins < 50_000 {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
 }
 
-/// Tells the other thread to stop waiting if this one panics.
-struct AbortOnPanic<'a>(&'a AtomicBool);
+/// Tells the other thread to stop waiting if this one (part `.1`) panics.
+struct AbortOnPanic<'a>(&'a Barrier, usize);
 
 impl Drop for AbortOnPanic<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.0.store(true, Ordering::Relaxed);
+            self.0.abort(self.1);
         }
     }
 }
@@ -433,10 +399,10 @@ impl Simulation {
         let ex = Exchange::default();
         std::thread::scope(|s| {
             s.spawn(|| {
-                let _guard = AbortOnPanic(&ex.aborted.0);
+                let _guard = AbortOnPanic(&ex.barrier, 1);
                 peer.run_windows(t, &ex);
             });
-            let _guard = AbortOnPanic(&ex.aborted.0);
+            let _guard = AbortOnPanic(&ex.barrier, 0);
             self.run_windows(t, &ex);
         });
         self.peer = Some(peer);
@@ -450,6 +416,7 @@ impl Simulation {
             Some(p) => (p.id as usize, p.lookahead),
             None => unreachable!("only split simulations run windows"),
         };
+        ex.barrier.register(me);
         let mut window = 0;
         loop {
             let next = self.part.as_ref().map_or(SimTime::NEVER, |p| p.next);
@@ -470,7 +437,7 @@ impl Simulation {
                 mail.extend_from_slice(&p.out);
             }
             p.out.clear();
-            ex.wait();
+            ex.barrier.wait(me);
             let now = self.now;
             // The other part writes this mailbox again only after the next barrier.
             let mut mail = ex.mailbox(me, window);
