@@ -64,7 +64,10 @@ fn child(name: &str, threads: &str) {
         return;
     }
     let split = sim.is_split();
+    let mut sim = sim;
     let (w1, c1) = (Instant::now(), cpu_seconds());
+    sim.run_until(ccsim_core::units::SimTime::NEVER);
+    let share = sim.thread_share().unwrap_or_default();
     let r = sim.finish();
     let loop_wall = w1.elapsed().as_secs_f64();
     let loop_cpu = cpu_seconds() - c1;
@@ -76,9 +79,12 @@ fn child(name: &str, threads: &str) {
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:?}");
     figs += &format!(
-        " loop_wall={loop_wall} loop_cpu={loop_cpu} threads_used={} in_flight={}",
+        " loop_wall={loop_wall} loop_cpu={loop_cpu} threads_used={} in_flight={} \
+         taken_over={} parked={}",
         if split { 2 } else { 1 },
-        r.conservation.in_flight
+        r.conservation.in_flight,
+        share.taken_over,
+        share.parked
     );
     // in-order payload over the MSS of every benchmark flow (1460 bytes)
     let delivered_data: u64 = r.flows.iter().map(|f| f.bytes_delivered / 1460).sum();

@@ -305,12 +305,13 @@ fn parse_simulation(cx: &mut Cx, v: &Value) -> Option<Sim> {
     };
     let threads = match m.get("threads") {
         None => 1,
+        Some(Value::String(s)) if s == "auto" => THREADS_AUTO,
         Some(v) => match v.as_u64() {
             Some(n @ 1..=2) => n as u32,
             _ => {
                 cx.err(
                     "simulation.threads",
-                    format!("must be 1 or 2 (threads to run on), got {v}"),
+                    format!("must be 1, 2 or \"auto\" (threads to run on), got {v}"),
                 );
                 1
             }

@@ -742,13 +742,17 @@ fn threads_must_be_one_or_two() {
         ("0", false),
         ("3", false),
         ("\"2\"", false),
+        ("\"auto\"", true),
     ] {
         let doc = MINIMAL.replace("[simulation]", &format!("[simulation]\nthreads = {v}"));
         match from_toml_str(&doc, "t.toml") {
-            Ok(s) => assert!(ok && s.threads.to_string() == v, "{v}"),
+            Ok(s) => {
+                let want = if v == "\"auto\"" { THREADS_AUTO.to_string() } else { v.into() };
+                assert!(ok && s.threads.to_string() == want, "{v}");
+            }
             Err(e) => {
                 assert!(!ok, "{v}: {e}");
-                assert_problem(&e.problems, "simulation.threads", "must be 1 or 2");
+                assert_problem(&e.problems, "simulation.threads", "must be 1, 2 or \"auto\"");
             }
         }
     }
