@@ -137,7 +137,7 @@ def test_result_frames_expose_subflows_and_backoffs():
         ({"scheduler": "fastest"}, "flow[0].scheduler"),
         ({"joins": ["0s"]}, "flow[0].joins"),
         ({"paths": None}, "flow[0]"),
-        ({"app": {"kind": "onoff", "on": "1s", "off": "1s"}}, "flow[0].app"),
+        ({"app": {"kind": "onoff", "on": "1s", "off": "1s"}}, "flow[0].app.kind"),
         ({"window": 3}, "flow[0].window"),
     ],
 )

@@ -39,7 +39,10 @@ def test_dask_matches_local(tmp_path: Path, cluster):
 def test_dask_client_in_python_with_a_failing_point(tmp_path: Path, cluster):
     base = ccsim.load(write_plan(tmp_path).parent / "two_flows.toml")
     with distributed.Client(cluster) as client:
-        df = ccsim.sweep(base, grid={"link.bottleneck.loss": [0.0, 7.0]}, seeds=2, out=tmp_path / "s", dask=client, progress=False)
+        # Each value is valid alone (checked before anything runs); the second combination is
+        # not (an RTO minimum above its maximum), so its points fail when they run.
+        grid = {"flow.a.rto.min": ["2s"], "flow.a.rto.max": ["60s", "1s"]}
+        df = ccsim.sweep(base, grid=grid, seeds=2, out=tmp_path / "s", dask=client, progress=False)
     assert df["point_id"].nunique() == 2
     points = load_results(tmp_path / "s", table="points")
     assert list(points["status"]) == ["ok", "ok", "error", "error"]

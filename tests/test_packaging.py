@@ -72,3 +72,10 @@ def test_reproduce_quick_from_outside_the_checkout(installed: Path, tmp_path: Pa
     r = _run([str(installed / "ccsim"), "reproduce", "--quick", "--quiet", "--out", "rep"], cwd=tmp_path, timeout=1800)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
     assert (tmp_path / "rep" / "report" / "index.html").is_file()
+
+
+def test_the_json_schema_is_shipped(installed: Path, tmp_path: Path) -> None:
+    code = ("from ccsim import _core, paths; p = paths.schema_file(); "
+            "print(p.is_file() and p.read_text() == _core.schema())")
+    r = _run([str(installed / "python"), "-c", code], cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.strip() == "True", r.stdout + r.stderr

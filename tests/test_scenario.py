@@ -70,10 +70,52 @@ def test_set_overrides_tables_and_arrays(scenario_file):
 
 def test_set_creates_missing_tables(scenario_file):
     sc = load(scenario_file)
-    sc.set("routing.metric", "hops")
+    # A missing kind-tagged table is created with its default kind.
+    sc.set("routing.beta", 0.25, check=False)
+    assert sc.doc["routing"] == {"kind": "static", "beta": 0.25}
     sc.set("link.0.queue.limit", "10p")
-    assert sc.doc["routing"] == {"metric": "hops"}
-    assert sc.doc["link"][0]["queue"] == {"limit": "10p"}
+    assert sc.doc["link"][0]["queue"] == {"kind": "droptail", "limit": "10p"}
+    sc.set("flow.0.rto.min", "200ms")
+    assert sc.doc["flow"][0]["rto"] == {"min": "200ms"}
+
+
+def test_set_turns_a_kind_name_into_a_table_to_set_a_key_below_it(scenario_file):
+    sc = load(scenario_file).set("flow.f1.cc", "cubic")
+    sc.set("flow.f1.cc.beta", 0.8)
+    assert sc.doc["flow"][0]["cc"] == {"kind": "cubic", "beta": 0.8}
+
+
+def test_set_accepts_entry_names_as_sweeps_do(scenario_file):
+    sc = load(scenario_file)
+    sc.doc["link"][1]["name"] = "bottleneck"
+    sc.set("link.bottleneck.rate", "20Mbps").set("flow[f1].recovery", "sack")
+    assert sc.doc["link"][1]["rate"] == "20Mbps" and sc.get("link.bottleneck.rate") == "20Mbps"
+    assert sc.doc["flow"][0]["recovery"] == "sack"
+
+
+@pytest.mark.parametrize(
+    "path, value, where, message",
+    [
+        ("link.0.bandwith", "1Mbps", "link[0].bandwith",
+         "unknown key; allowed: between, from, to, rate, delay, queue, loss, name"),
+        ("flow.f1.cc", "cubc", "flow[0].cc.kind", 'unknown controller "cubc"; allowed: reno, vegas'),
+        ("flow.0.cc.beta", 0.8, "flow[0].cc.beta", "unknown key; allowed: kind, counting"),
+        ("link.1.loss", 1.5, "link[1].loss", "1.5 is out of range; allowed 0 ≤ p < 1"),
+        ("simulation.duration", 10, "simulation.duration", 'expected a duration as a string with a unit, e.g. "10ms"'),
+    ],
+)
+def test_set_reports_a_bad_key_or_value_with_the_core_message(scenario_file, path, value, where, message):
+    sc = load(scenario_file)
+    before = json.dumps(sc.doc, sort_keys=True)
+    with pytest.raises(ScenarioError) as info:
+        sc.set(path, value)
+    assert [(p, m[: len(message)]) for p, m in info.value.problems] == [(where, message)]
+    assert json.dumps(sc.doc, sort_keys=True) == before  # left as it was
+    # The same message the core gives for the whole document.
+    sc.set(path, value, check=False)
+    with pytest.raises(ScenarioError) as whole:
+        sc.validate()
+    assert any(p == where and m.startswith(message) for p, m in whole.value.problems)
 
 
 @pytest.mark.parametrize(
@@ -165,3 +207,13 @@ def test_problems_are_collected_and_located(invalid_scenario_file):
     assert "link[1].rate" in paths
     assert any(p.startswith("flow[0].cc") for p in paths)
     assert "nosuchcc" in str(info.value)
+
+
+def test_explain_lists_every_resolved_parameter_with_its_origin(scenario_file):
+    df = load(scenario_file).set("flow.f1.rto.min", "200ms").explain()
+    assert list(df.columns) == ["flow", "key", "value", "origin"]
+    row = lambda key: df[(df.flow == "f1") & (df.key == key)].iloc[0]  # noqa: E731
+    assert (row("rto.min").value, row("rto.min").origin) == ('"200ms"', "explicit")
+    assert (row("rto.max").value, row("rto.max").origin) == ('"60s"', "default")
+    assert (row("cc.kind").value, row("recovery").value) == ('"reno"', '"newreno"')
+    assert row("init_cwnd").value == "3"

@@ -184,19 +184,22 @@ def test_python_api_matches_and_keeps_series(tmp_path, base):
 
 
 def test_failing_point_is_recorded_and_others_complete(tmp_path, capsys):
-    text = 'base = "two_flows.toml"\nseeds = 2\n[grid]\n"link.bottleneck.loss" = [0.0, 2.5, 0.01]\n'
+    # Each value is valid on its own (checked before anything runs); one combination is not:
+    # an RTO minimum above its maximum. That point fails, the others run.
+    text = ('base = "two_flows.toml"\nseeds = 2\n[grid]\n"flow.a.rto.min" = ["2s"]\n'
+            '"flow.a.rto.max" = ["60s", "1s", "30s"]\n')
     plan = write_plan(tmp_path, text)
     out = tmp_path / "store"
     assert cli.main(["sweep", str(plan), "--out", str(out), "--jobs", "2"]) == 1
     captured = capsys.readouterr()
     assert "2 failed" in captured.err and "Failed points (2)" in captured.err
-    assert "link.bottleneck.loss=2.5" in captured.err and "ScenarioError" in captured.err
+    assert "flow.a.rto.max='1s'" in captured.err and "ScenarioError" in captured.err
     points = load_results(out, table="points")
     bad = points[points["status"] == "error"]
-    assert len(bad) == 2 and set(bad["link.bottleneck.loss"]) == {2.5}
-    assert bad["error"].str.contains("link\\[0\\].loss").all()
+    assert len(bad) == 2 and set(bad["flow.a.rto.max"]) == {"1s"}
+    assert bad["error"].str.contains("flow\\[0\\].rto").all()
     df = load_results(out)
-    assert df["point_id"].nunique() == 4 and 2.5 not in set(df["link.bottleneck.loss"])
+    assert df["point_id"].nunique() == 4 and "1s" not in set(df["flow.a.rto.max"])
     manifest = json.loads((out / "manifest.json").read_text())
     assert sum(e["status"] == "error" for e in manifest["points"].values()) == 2
 

@@ -151,15 +151,6 @@ def _scenario_file(args: argparse.Namespace) -> str:
         raise _BadInput(e.args[0]) from None
 
 
-def _threads_arg(text: str) -> int | str:
-    """`--threads`: 1, 2 or auto."""
-    if text in ("1", "2"):
-        return int(text)
-    if text == "auto":
-        return text
-    raise argparse.ArgumentTypeError(f"must be 1, 2 or auto, not {text!r}")
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
     from ccsim.api import run
     from ccsim.scenario import load
@@ -326,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="DIR", type=Path, help="write summary.json and Parquet tables into DIR")
     r.add_argument("--plot", action="store_true", help=f"write cwnd.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
-    r.add_argument("--threads", type=_threads_arg, metavar="{1,2,auto}", help="run on 1 or 2 threads, or auto: 2 when the network splits with a lookahead of at least 1 ms and a core is free (same results; default: the scenario's, else 1)")
+    r.add_argument("--threads", type=int, choices=[1, 2], help="run on 1 or 2 threads (same results; default: the scenario's, else 1)")
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario file and print OK or every problem")

@@ -1,8 +1,9 @@
 """Scenario documents: load from TOML, build with ``dumbbell``, override with ``set``.
 
 A :class:`Scenario` is the plain document (nested dicts and lists, as in the TOML file) plus
-the name of where it came from. It is checked only by the core (``validate`` or ``run``), which
-reports every problem at once in a :class:`~ccsim.ScenarioError`.
+the name of where it came from. The core checks it (``validate`` or ``run``) and reports every
+problem at once in a :class:`~ccsim.ScenarioError`; ``set`` checks the key and value it sets
+the same way, at once (paths are described in :mod:`ccsim.paths`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ccsim import _core
+from ccsim import _core, paths
 from ccsim.exceptions import scenario_error
 
 __all__ = ["Scenario", "load", "dumbbell"]
@@ -32,7 +33,6 @@ NON_FINITE = "\x00"
 
 # tomllib's messages end with "(at line L, column C)" (Python 3.11-3.13 have no attributes).
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-_INDEX = re.compile(r"\[(-?\d+)\]")
 
 
 def _json_default(value: Any) -> Any:
@@ -106,14 +106,6 @@ def json_ready(doc: Any, source: str = "<python>", *, cut_deep: bool = False) ->
     return root[0]
 
 
-def _split_path(path: str) -> list[str]:
-    """``"link[1].rate"`` and ``"link.1.rate"`` → ``["link", "1", "rate"]``."""
-    parts = _INDEX.sub(r".\1", path).split(".")
-    if not path or any(p == "" for p in parts):
-        raise ValueError(f"bad path {path!r}: use dotted keys such as 'simulation.duration' or 'link.0.rate'")
-    return parts
-
-
 class Scenario:
     """A scenario document and the name of its source.
 
@@ -142,6 +134,20 @@ class Scenario:
         """Check the whole document with the core; raise ``ScenarioError`` listing every problem."""
         _core.validate(self.to_json(), self.source)
 
+    def explain(self) -> Any:
+        """Every resolved parameter of every flow: a DataFrame with columns ``flow``, ``key``
+        (``rto.min``, ``cc.beta``, …), ``value`` (as a document writes it) and ``origin``
+        (``explicit``, ``default`` or ``profile <name>``). Raises ``ScenarioError`` for an
+        invalid scenario."""
+        import pandas as pd
+
+        rows = [
+            {"flow": f["name"], "key": k, "value": v, "origin": o}
+            for f in json.loads(_core.explain(self.to_json(), self.source))
+            for k, v, o in f["params"]
+        ]
+        return pd.DataFrame(rows, columns=["flow", "key", "value", "origin"])
+
     def copy(self) -> Scenario:
         """An independent deep copy. Raises ``ScenarioError`` for nesting deeper than
         ``MAX_DEPTH`` levels (checked first, so a hostile document cannot exhaust the stack)."""
@@ -149,54 +155,45 @@ class Scenario:
         return Scenario(_copy.deepcopy(self.doc), self.source)
 
     def get(self, path: str) -> Any:
-        """The value at a dotted path such as ``"simulation.duration"`` or ``"link.0.rate"``."""
+        """The value at a path such as ``"simulation.duration"``, ``"link.0.rate"`` or
+        ``"link.bottleneck.rate"`` (array entries by index or by ``name``)."""
+        parts = paths.resolve(self.doc, path, self.source)
         node: Any = self.doc
-        for i, key in enumerate(parts := _split_path(path)):
-            node = self._step(node, key, path, parts[: i + 1], create=False)
+        for i, key in enumerate(parts):
+            if isinstance(node, list):
+                node = node[int(key)]
+            elif isinstance(node, dict) and key in node:
+                node = node[key]
+            else:
+                raise scenario_error(self.source, [(path, f"no key {'.'.join(parts[: i + 1])!r}")])
         return node
 
-    def set(self, path: str, value: Any) -> Scenario:
-        """Set the value at a dotted path and return ``self`` (so calls chain).
+    def set(self, path: str, value: Any, *, check: bool = True) -> Scenario:
+        """Set the value at a path and return ``self`` (so calls chain).
 
-        Keys name table entries (``"simulation.duration"``), integers index arrays of tables
-        (``"link.0.rate"``, also written ``"link[0].rate"``; negative counts from the end).
-        Missing tables along the way are created; a missing array element is an error.
-        Raises ``ScenarioError`` when the path does not fit the document.
+        Keys name table entries (``"simulation.duration"``); array entries are named by index
+        (``"link.0.rate"``, also ``"link[0].rate"``; negative counts from the end) or by their
+        ``name`` (``"link.bottleneck.rate"``), as in sweep overrides. Missing tables along the
+        way are created (a kind-tagged one such as ``queue`` with its default kind); a kind
+        given as a string (``cc = "cubic"``) becomes a table when a key below it is set; a
+        missing array element is an error.
+
+        With ``check`` (the default) the change is checked by the core's parser before it is
+        made: a key the format does not have, or a bad value, raises ``ScenarioError`` with
+        the message a scenario file would get, and the document is left as it was. Problems
+        the document had before are not reported here (``validate`` reports everything).
         """
-        parts = _split_path(path)
-        node: Any = self.doc
-        for i, key in enumerate(parts[:-1]):
-            # a missing table is created, a missing array is not (its length is unknown)
-            creatable = not parts[i + 1].lstrip("-").isdigit()
-            node = self._step(node, key, path, parts[: i + 1], create=creatable)
-        last = parts[-1]
-        if isinstance(node, list):
-            node[self._index(node, last, path)] = value
-        elif isinstance(node, dict):
-            node[last] = value
-        else:
-            raise scenario_error(self.source, [(path, f"{'.'.join(parts[:-1])} is a {type(node).__name__}, not a table or array")])
+        parts = paths.resolve(self.doc, path, self.source)
+        json_ready(self.doc, self.source)  # nesting checked before the copy (docs/reliability.md)
+        new = _copy.deepcopy(self.doc)
+        paths.set_at(new, parts, value, path, self.source)
+        if check:
+            bad = paths.new_problems(paths.problems(self.doc, self.source), paths.problems(new, self.source))
+            if bad:
+                raise scenario_error(self.source, bad)
+        self.doc.clear()
+        self.doc.update(new)
         return self
-
-    def _index(self, node: list, key: str, path: str) -> int:
-        try:
-            i = int(key)
-        except ValueError:
-            raise scenario_error(self.source, [(path, f"{key!r} is not an index into an array of {len(node)}")]) from None
-        if not -len(node) <= i < len(node):
-            raise scenario_error(self.source, [(path, f"index {i} is out of range for an array of {len(node)}")])
-        return i
-
-    def _step(self, node: Any, key: str, path: str, so_far: list[str], *, create: bool) -> Any:
-        if isinstance(node, list):
-            return node[self._index(node, key, path)]
-        if isinstance(node, dict):
-            if key not in node:
-                if not create:
-                    raise scenario_error(self.source, [(path, f"no key {'.'.join(so_far)!r}")])
-                node[key] = {}
-            return node[key]
-        raise scenario_error(self.source, [(path, f"{'.'.join(so_far[:-1])} is a {type(node).__name__}, not a table or array")])
 
 
 def load(path: str | os.PathLike[str]) -> Scenario:

@@ -16,7 +16,6 @@ import hashlib
 import itertools
 import json
 import os
-import re
 import sys
 import time
 import tomllib
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ccsim import _core
+from ccsim import _core, paths
 from ccsim.exceptions import ScenarioError, scenario_error
 from ccsim.progress import format_duration
 from ccsim.scenario import MAX_DEPTH, Scenario, _json_default, json_ready, load, read_text
@@ -61,9 +60,6 @@ MAX_POINTS = 100_000
 EXPAND_PROGRESS_FROM = 2_000
 #: Keys allowed at the top level of a plan file.
 PLAN_KEYS = ("name", "description", "base", "grid", "point", "seeds", "series")
-
-_BRACKET = re.compile(r"\[([^\]]*)\]")
-
 
 # ---------------------------------------------------------------------------- errors
 
@@ -114,65 +110,16 @@ def point_seed(base_seed: int, replicate: int) -> int:
 # ---------------------------------------------------------------------------- override paths
 
 
-def _split(path: str) -> list[str]:
-    """``"link[0].rate"``, ``"link.0.rate"``, ``"link[bottleneck].rate"`` → parts."""
-    if not isinstance(path, str):
-        raise ValueError(f"an override path is a string, not {type(path).__name__}")
-    parts = _BRACKET.sub(r".\1", path).split(".")
-    if not path or any(p == "" for p in parts):
-        raise ValueError(f"bad path {path!r}: use dotted keys such as 'simulation.duration' or 'link.0.rate'")
-    return parts
-
-
 def normalise_key(path: str) -> str:
     """The column name of an override: brackets become dots (``link[0].rate`` → ``link.0.rate``)."""
-    return ".".join(_split(path))
+    return ".".join(paths.split(path))
 
 
 def resolve_path(doc: Mapping[str, Any], path: str, source: str = "<python>") -> str:
     """Turn names of array entries into indices: ``"link.bottleneck.loss"`` → ``"link.0.loss"``
-    when ``doc["link"][0]["name"] == "bottleneck"``. Integer indices are kept (negative ones
-    are made positive). Raises ``ScenarioError`` naming the known entries when a name is not
-    found, and for an index out of range or a path through a value that is not a table."""
-    parts = _split(path)
-    out: list[str] = []
-    node: Any = doc
-    for i, key in enumerate(parts):
-        if isinstance(node, list):
-            if key.lstrip("-").isdigit():
-                idx = int(key)
-                if not -len(node) <= idx < len(node):
-                    raise scenario_error(source, [(path, f"index {idx} is out of range for an array of {len(node)} ({'.'.join(out)})")])
-                idx %= len(node)
-            else:
-                names = [e.get("name") if isinstance(e, dict) else None for e in node]
-                if key not in names:
-                    known = [n for n in names if n is not None]
-                    hint = f"known names: {', '.join(map(repr, known[:10]))}" if known else "no entry has a name"
-                    raise scenario_error(source, [(path, f"no [[{'.'.join(out)}]] entry named {key!r}; {hint}")])
-                idx = names.index(key)
-            out.append(str(idx))
-            node = node[idx]
-        elif isinstance(node, dict):
-            out.append(key)
-            node = node.get(key)  # a missing key is created by Scenario.set (and checked by the core)
-        elif node is None:
-            out.append(key)  # below a table that will be created
-        else:
-            raise scenario_error(source, [(path, f"{'.'.join(parts[:i])} is a {type(node).__name__}, not a table or array")])
-    return ".".join(out)
-
-
-def _path_exists(doc: Mapping[str, Any], resolved: str) -> bool:
-    node: Any = doc
-    for key in resolved.split("."):
-        if isinstance(node, list):
-            node = node[int(key)]
-        elif isinstance(node, dict) and key in node:
-            node = node[key]
-        else:
-            return False
-    return True
+    when ``doc["link"][0]["name"] == "bottleneck"`` (the one implementation of paths,
+    :func:`ccsim.paths.resolve`, which ``Scenario.set`` uses too)."""
+    return ".".join(paths.resolve(doc, path, source))
 
 
 # ---------------------------------------------------------------------------- plans and points
@@ -284,34 +231,23 @@ class Plan:
         """Every point of the plan, each with its resolved document, seed and id.
 
         Raises ``ScenarioError`` (a plan problem) for an override path that does not fit the
-        base document; bad *values* are left for the core and fail only their point."""
+        base document, or a value the scenario format refuses (checked before anything
+        runs, with the core's message)."""
         version = _core.version() if version is None else version
-        base_doc = self.base.doc
-        resolved_keys: dict[str, str] = {}
-        for key in dict.fromkeys(k for combo in self.combinations() for k in combo):
-            where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
-            try:
-                resolved_keys[key] = resolve_path(base_doc, key, self.source)
-            except ScenarioError as e:
-                raise PlanError(self.source, [(where, m) for _, m in e.problems]) from None
-            except ValueError as e:
-                raise PlanError(self.source, [(where, str(e))]) from None
+        resolved_keys = self._resolve_keys()
+        self._check_values(resolved_keys)
         out: list[Point] = []
         show = _ExpandProgress(self.count(), self.name or self.source)
         for combo in self.combinations():
             show.update(len(out))
             sc = self.base.copy()
             for key, value in combo.items():
-                try:
-                    sc.set(resolved_keys[key], value)
-                except ScenarioError as e:
-                    where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
-                    raise PlanError(self.source, [(where, m) for _, m in e.problems]) from None
+                sc.set(resolved_keys[key], value, check=False)  # checked above, one by one
             base_seed = sc.doc.get("simulation", {}).get("seed", 1) if isinstance(sc.doc.get("simulation"), dict) else 1
             for r in range(self.seeds):
                 run = sc.copy()
                 seed = point_seed(base_seed if isinstance(base_seed, int) else 1, r)
-                run.set("simulation.seed", seed)
+                run.set("simulation.seed", seed, check=False)
                 doc = json.loads(run.to_json())
                 out.append(Point(
                     id=point_id(doc, version, self.series),
@@ -327,24 +263,53 @@ class Plan:
         show.close(len(out))
         return out
 
-    def check_keys(self) -> None:
-        """Check that every override key not in the base document is one the core knows
-        (an unknown key such as ``link.0.bandwith`` is a plan problem, not a point failure).
-        Raises ``ScenarioError``."""
-        combos = self.combinations()
-        for key in dict.fromkeys(k for c in combos for k in c):
-            resolved = resolve_path(self.base.doc, key, self.source)  # expand() has checked it
-            if _path_exists(self.base.doc, resolved):
-                continue
-            value = next(c[key] for c in combos if key in c)
-            trial = self.base.copy().set(resolved, value)
+    def _where(self, key: str) -> str:
+        return f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
+
+    def _resolve_keys(self) -> dict[str, str]:
+        """Each override key with its entry names turned into indices (plan problems for a
+        path that does not fit the base document)."""
+        resolved: dict[str, str] = {}
+        for key in dict.fromkeys(k for k, _ in self._overrides()):
             try:
-                trial.validate()
+                resolved[key] = resolve_path(self.base.doc, key, self.source)
             except ScenarioError as e:
-                bad = [m for p, m in e.problems if "unknown key" in m and _same_path(p, resolved)]
-                if bad:
-                    where = f"grid.{key!r}" if key in self.grid else f"point.{key!r}"
-                    raise PlanError(self.source, [(where, bad[0])]) from None
+                raise PlanError(self.source, [(self._where(key), m) for _, m in e.problems]) from None
+            except ValueError as e:
+                raise PlanError(self.source, [(self._where(key), str(e))]) from None
+        return resolved
+
+    def _check_values(self, resolved: dict[str, str]) -> None:
+        """Each override value set on its own in the base document, checked by the core's
+        parser: an unknown key or a bad value is a plan problem, every one reported."""
+        problems: list[tuple[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for key, value in self._overrides():
+            mark = (key, canonical_json(value))
+            if mark in seen:
+                continue
+            seen.add(mark)
+            try:
+                self.base.copy().set(resolved[key], value)
+            except ScenarioError as e:
+                at = paths.core_path(resolved[key].split("."))
+                problems.extend((self._where(key), m if p == at else f"{p}: {m}") for p, m in e.problems)
+        if problems:
+            raise PlanError(self.source, problems)
+
+    def _overrides(self) -> Iterable[tuple[str, Any]]:
+        """Every (key, value) the plan sets, each grid value and each point's, without
+        forming the combinations."""
+        for key, values in self.grid.items():
+            for v in values:
+                yield key, v
+        for p in self.points:
+            yield from p.items()
+
+    def check_keys(self) -> None:
+        """Check every override path and value against the base document before anything
+        runs (``expand`` does the same). Raises ``ScenarioError``."""
+        self._check_values(self._resolve_keys())
 
     def describe(self) -> dict[str, Any]:
         """What the plan is, for manifests and reports (JSON-friendly)."""
@@ -358,12 +323,6 @@ class Plan:
             "series": list(self.series),
             "labels": self.labels,
         }
-
-
-def _same_path(core_path: str, resolved: str) -> bool:
-    """Whether a core problem path (``link[0].bandwith``) is the override path or below it."""
-    p = _BRACKET.sub(r".\1", core_path)
-    return p == resolved or p.startswith(resolved + ".") or resolved.startswith(p + ".")
 
 
 def _as_scenario(base: Any) -> Scenario:

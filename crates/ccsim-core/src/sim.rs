@@ -15,7 +15,7 @@ use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
-use crate::net::pinned::PinnedPaths;
+use crate::net::pinned::{FlowPaths, PinnedPaths};
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
 use crate::net::{Link, QueueDisc};
@@ -216,11 +216,12 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::for_flows(&scenario);
-        let pinned =
-            PinnedPaths::new(&scenario.links, &scenario.flows).map_err(|m| ScenarioError {
+        let pinned = PinnedPaths::new(&scenario.links, &flow_paths(&scenario)).map_err(|m| {
+            ScenarioError {
                 source: "<scenario>".into(),
                 problems: vec![invalid("flow".into(), m)],
-            })?;
+            }
+        })?;
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
             .links
@@ -852,4 +853,18 @@ impl Simulation {
             self.events.push_timer(d, Event::Wakeup(ep));
         }
     }
+}
+
+/// Every flow's endpoints and pinned paths.
+fn flow_paths(scenario: &Scenario) -> Vec<FlowPaths<'_>> {
+    scenario
+        .flows
+        .iter()
+        .map(|f| FlowPaths {
+            name: &f.name,
+            from: f.from,
+            to: f.to,
+            paths: &f.paths,
+        })
+        .collect()
 }

@@ -55,7 +55,10 @@ impl MergePoint {
     /// Bytes of memory the feeder rings take.
     pub(super) fn memory_bytes(&self) -> u64 {
         let slot = std::mem::size_of::<(SimTime, Packet)>();
-        self.rings.iter().map(|r| (r.capacity() * slot) as u64).sum()
+        self.rings
+            .iter()
+            .map(|r| (r.capacity() * slot) as u64)
+            .sum()
     }
 }
 

@@ -80,8 +80,13 @@ fn vegas_keeps_between_alpha_and_beta_packets_queued() {
         ("6/8", wide),
     ] {
         let secs = 60.0;
-        let mut sim =
-            Simulation::new(single_bottleneck(CcSpec::Vegas(spec), 1, 1000, secs)).unwrap();
+        let mut sim = Simulation::new(single_bottleneck(
+            CcSpec::new(&ccsim_core::cc::vegas::KIND, &spec),
+            1,
+            1000,
+            secs,
+        ))
+        .unwrap();
         // The controller's own estimate, sampled every 100 ms after a 20 s warm-up.
         let mut diffs = Vec::new();
         let mut t = Dur::from_secs(20);
@@ -142,7 +147,12 @@ fn westwood_estimate_converges_to_the_bottleneck_rate() {
             filter,
             ..WestwoodSpec::default()
         };
-        let mut sc = single_bottleneck(CcSpec::Westwood(spec), 1, 1000, 30.0);
+        let mut sc = single_bottleneck(
+            CcSpec::new(&ccsim_core::cc::westwood::KIND, &spec),
+            1,
+            1000,
+            30.0,
+        );
         // Lossless: the window is capped well above the BDP (83) and below the buffer.
         if let TransportSpec::Tcp(t) = &mut sc.flows[0].transport {
             t.max_window = Some(200);
@@ -178,7 +188,12 @@ fn fast_keeps_alpha_packets_queued_per_flow() {
         ..FastSpec::default()
     };
     for n in [1usize, 2] {
-        let r = run(single_bottleneck(CcSpec::Fast(spec), n, 1000, 60.0));
+        let r = run(single_bottleneck(
+            CcSpec::new(&ccsim_core::cc::fast::KIND, &spec),
+            n,
+            1000,
+            60.0,
+        ));
         let (mean, lo, hi) = queue_after(&r, 30.0);
         let g: Vec<f64> = r.flows.iter().map(|f| f.bytes_delivered as f64).collect();
         eprintln!(
@@ -228,7 +243,7 @@ fn cubic_window_follows_the_cubic_curve_after_a_loss_in_the_engine() {
     );
     net.link("d", "r", 10.0, 49.0, q, LossSpec::None);
     let mut t = tcp(RecoverySpec::Sack);
-    t.cc = CcSpec::Cubic(CubicSpec::default());
+    t.cc = CcSpec::new(&ccsim_core::cc::cubic::KIND, &CubicSpec::default());
     net.flow("f", "s", "d", t);
     let mut sim = Simulation::new(net.trace_all()).unwrap();
     // Run until the congestion-avoidance stage after the loss has begun.

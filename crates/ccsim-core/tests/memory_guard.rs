@@ -34,8 +34,14 @@ fn flood(threads: u32, trace: &str) -> String {
 
 /// Parse with a generous limit (so that validation passes), then run under `limit`.
 fn run_under(text: &str, limit: u64) -> (Simulation, SimTime) {
-    let mut sc = from_toml_str(&text.replace("duration = \"10s\"", "duration = \"10s\"\nmemory_limit = \"1TB\""), "t")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut sc = from_toml_str(
+        &text.replace(
+            "duration = \"10s\"",
+            "duration = \"10s\"\nmemory_limit = \"1TB\"",
+        ),
+        "t",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     sc.memory_limit = Some(limit);
     let mut sim = Simulation::new(sc).unwrap_or_else(|e| panic!("{e}"));
     let end = sim.end_time();
@@ -51,7 +57,10 @@ fn a_queue_outgrowing_the_limit_stops_the_run_naming_the_link() {
     assert!(why.contains("r->d"), "{why}");
     assert!(sim.now() < end, "stopped before the end");
     let in_use: u64 = sim.memory_in_use().iter().map(|p| p.1).sum();
-    assert!(in_use > 8 << 20 && in_use < 20 << 20, "checked often: {in_use}");
+    assert!(
+        in_use > 8 << 20 && in_use < 20 << 20,
+        "checked often: {in_use}"
+    );
     // collecting what there is does not panic
     let r = sim.finish();
     assert!(r.conservation.created > 0);

@@ -264,7 +264,10 @@ fn bad_sctp_input_is_located_and_lists_allowed_values() {
     );
     assert!(e.contains("flow[0].sctp.mtu"), "{e}");
     let e = bad("recovery = \"sack\"");
-    assert!(e.contains("flow[0].recovery") && e.contains("SCTP"), "{e}");
+    assert!(
+        e.contains("flow[0].recovery") && e.contains("transport = \"sctp\""),
+        "{e}"
+    );
     let e = bad("sctp = { overhead = 1500 }");
     assert!(e.contains("flow[0].sctp.overhead"), "{e}");
     let e = bad("cc = { kind = \"cmt\", floor = 0 }");

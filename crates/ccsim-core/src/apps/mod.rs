@@ -8,9 +8,132 @@
 //! Start times may be drawn uniformly from a range; every draw comes from the flow's own
 //! random stream (`flow:<name>:app`).
 
+use crate::params::{self, Alt, Bound, Dflt, Kinds, Lit, Param, Ty};
 use crate::rng::SimRng;
-use crate::scenario::{StartSpec, TcpApp};
-use crate::units::{Dur, SimTime};
+use crate::units::{Bytes, Dur, Rate, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// When an application starts: a fixed time, or uniform in a range (drawn from the flow's
+/// own random stream).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartSpec {
+    /// Earliest start.
+    pub lo: SimTime,
+    /// Latest start (equal to `lo` for a fixed start).
+    pub hi: SimTime,
+}
+
+/// Application on a TCP flow (and the file an ARC, SCTP or MPTCP flow sends).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum TcpApp {
+    /// A transfer of `size` bytes (`None`: infinite), starting at `start`.
+    Bulk {
+        /// Bytes to send; `None` for a greedy source.
+        size: Option<Bytes>,
+        /// Start time.
+        start: StartSpec,
+    },
+    /// Alternating exponential ON and OFF periods; each ON period is a new greedy
+    /// connection that stops sending when the period ends (the MATCP traffic model).
+    OnOff {
+        /// Mean ON period.
+        #[serde(rename = "on")]
+        on_mean: Dur,
+        /// Mean OFF period.
+        #[serde(rename = "off")]
+        off_mean: Dur,
+        /// Start of the first ON period.
+        start: StartSpec,
+    },
+}
+
+/// UDP constant-bit-rate source (`app = { kind = "cbr", ... }`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in CBR_PARAMS
+pub struct CbrSpec {
+    pub packet_size: Bytes,
+    pub rate: Rate,
+    pub jitter: f64,
+    pub start: StartSpec,
+    pub stop: Option<SimTime>,
+}
+
+/// The `start` parameter of every application.
+pub const START: Param = Param::new("start", Ty::Start, Dflt::Value(Lit::Str("0s")))
+    .doc("when it starts: a time, or [lo, hi] for a time drawn uniformly in that range from the flow's own random stream")
+    .source("our choice: at the start of the run");
+
+const BULK_PARAMS: &[Param] = &[
+    Param::size("size", 0, 1, u64::MAX)
+        .alt(Alt::Word("inf", "a greedy source that always has data"))
+        .default_to(Lit::Str("inf"))
+        .doc("bytes to transfer")
+        .source("our choice: a greedy source, the usual long-lived flow"),
+    START,
+];
+
+const ONOFF_PARAMS: &[Param] = &[
+    Param::positive_duration("on", "1s")
+        .required("the mean ON period is required, e.g. on = \"8s\"")
+        .doc("mean of the exponentially distributed ON periods")
+        .source("required"),
+    Param::positive_duration("off", "1s")
+        .required("the mean OFF period is required, e.g. off = \"6s\"")
+        .doc("mean of the exponentially distributed OFF periods")
+        .source("required"),
+    START,
+];
+
+/// The parameters of a UDP constant-bit-rate source.
+pub const CBR_PARAMS: &[Param] = &[
+    Param::new("rate", Ty::Rate, Dflt::Required("the sending rate is required, e.g. rate = \"1Mbps\""))
+        .doc("sending rate")
+        .source("required"),
+    Param::size("packet_size", 1000, 1, u64::MAX)
+        .doc("bytes on the wire of each packet")
+        .source("our choice: 1000 B, a round ns-2-style CBR packet (ns-2's Application/Traffic/CBR packetSize_ is 210)"),
+    Param::float("jitter", 0.0, Bound::Incl(0.0), Bound::Excl(1.0))
+        .doc("each interval is scaled by 1 + U(−jitter, +jitter); 0 is strictly periodic")
+        .source("ns-2 CBR random_ 0 (strictly periodic)"),
+    START,
+    Param::new("stop", Ty::Duration { positive: false }, Dflt::None("runs to the end"))
+        .doc("no packets after this time; later than the start")
+        .source("runs to the end"),
+];
+
+/// `app = { kind = "bulk", size = "1GB" }` (or `app = "bulk"`).
+pub const BULK: params::Kind = params::Kind::new(
+    "bulk",
+    "a transfer of size bytes, or a greedy source (size = \"inf\")",
+    &[BULK_PARAMS],
+);
+
+/// `app = { kind = "onoff", on = "8s", off = "6s" }`.
+pub const ONOFF: params::Kind = params::Kind::new(
+    "onoff",
+    "alternating exponential ON and OFF periods; each ON period is a new greedy connection (the MATCP traffic model)",
+    &[ONOFF_PARAMS],
+);
+
+/// `app = { kind = "cbr", rate = "1Mbps" }`.
+pub const CBR: params::Kind = params::Kind::new("cbr", "constant bit rate", &[CBR_PARAMS]);
+
+/// The applications of a TCP flow.
+pub const TCP_APPS: Kinds = Kinds {
+    what: "application kind for a TCP flow",
+    list: || vec![&BULK, &ONOFF],
+    note: "",
+    number: None,
+};
+
+/// The applications of a UDP flow.
+pub const UDP_APPS: Kinds = Kinds {
+    what: "application kind for a UDP flow",
+    list: || vec![&CBR],
+    note: "",
+    number: None,
+};
 
 /// What the application asks of its transport.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +154,7 @@ pub fn draw_start(spec: StartSpec, rng: &mut SimRng) -> SimTime {
 }
 
 #[derive(Clone, Debug)]
-enum Kind {
+enum AppKind {
     Bulk {
         size: Option<u64>,
     },
@@ -45,7 +168,7 @@ enum Kind {
 /// The application driving a TCP sender.
 #[derive(Clone, Debug)]
 pub struct SenderApp {
-    kind: Kind,
+    kind: AppKind,
     next: Option<SimTime>,
     rng: SimRng,
 }
@@ -55,7 +178,7 @@ impl SenderApp {
     pub fn new(spec: &TcpApp, mut rng: SimRng) -> SenderApp {
         let (kind, start) = match spec {
             TcpApp::Bulk { size, start } => (
-                Kind::Bulk {
+                AppKind::Bulk {
                     size: size.map(|b| b.0),
                 },
                 *start,
@@ -65,7 +188,7 @@ impl SenderApp {
                 off_mean,
                 start,
             } => (
-                Kind::OnOff {
+                AppKind::OnOff {
                     on_mean: *on_mean,
                     off_mean: *off_mean,
                     on: false,
@@ -84,8 +207,8 @@ impl SenderApp {
     /// Bytes per connection, `None` for greedy.
     pub fn total_bytes(&self) -> Option<u64> {
         match self.kind {
-            Kind::Bulk { size } => size,
-            Kind::OnOff { .. } => None,
+            AppKind::Bulk { size } => size,
+            AppKind::OnOff { .. } => None,
         }
     }
 
@@ -98,11 +221,11 @@ impl SenderApp {
     pub fn poll(&mut self, now: SimTime) -> Option<AppEvent> {
         let due = self.next.filter(|&t| t <= now)?;
         match &mut self.kind {
-            Kind::Bulk { .. } => {
+            AppKind::Bulk { .. } => {
                 self.next = None;
                 Some(AppEvent::Open)
             }
-            Kind::OnOff {
+            AppKind::OnOff {
                 on_mean,
                 off_mean,
                 on,

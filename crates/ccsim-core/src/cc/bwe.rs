@@ -11,7 +11,20 @@
 //! - `Tustin`: b̂ ← g·b̂ + (1 − g)·(b + b_prev)/2 — Casetti's constant-coefficient
 //!   Westwood filter, ns-3's `TcpWestwoodPlus`, and BERP's eq. (4) with p = g = 0.9.
 
-use crate::scenario::WestwoodFilter;
+use serde::{Deserialize, Serialize};
+
+/// The bandwidth filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WestwoodFilter {
+    /// b ← 0.9·b + 0.1·sample (Grieco & Mascolo).
+    #[default]
+    Ewma,
+    /// Two cascaded EWMAs of gain 7/8 (Linux `tcp_westwood.c`).
+    Linux,
+    /// b ← 0.9·b + 0.1·(sample + previous sample)/2 (ns-3 `TcpWestwoodPlus`, Tustin).
+    Tustin,
+}
 
 /// A low-pass filter of bandwidth samples (any unit; callers use bytes/s).
 #[derive(Clone, Debug)]

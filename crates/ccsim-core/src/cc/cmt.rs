@@ -18,9 +18,155 @@
 //! SFR, the T3 timer); this module only decides *by how much*. Windows are fractional bytes;
 //! "MTU" here is the window unit the transport passes (the MTU, or ns-2's largest DATA chunk).
 
-use super::bwe::BandwidthFilter;
-use crate::scenario::{BerpBeta, BerpIncrease, CmtCcSpec, WestwoodFilter};
+use super::bwe::{BandwidthFilter, WestwoodFilter};
+use crate::params::{Alt, Bound, Kind, Kinds, Lit, Param};
 use crate::units::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// Congestion control of a CMT association (`cc` of an SCTP flow).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum CmtCcSpec {
+    /// RFC 4960 congestion control applied independently per destination (CMT-CC).
+    Cmt(CmtSpec),
+    /// CMT-BERP (Shailendra, Bhattacharjee & Bose).
+    Berp(BerpSpec),
+}
+
+/// CMT-CC's parameters (declared in [`CMT_PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in CMT_PARAMS
+pub struct CmtSpec {
+    #[serde(rename = "floor")]
+    pub floor_mtus: f64,
+}
+
+impl Default for CmtSpec {
+    fn default() -> CmtSpec {
+        crate::params::defaults(CMT_PARAMS)
+    }
+}
+
+/// CMT-CC's parameter table.
+pub const CMT_PARAMS: &[Param] = &[Param::float("floor", 4.0, Bound::Excl(0.0), Bound::Incl(1e6))
+    .unit("MTUs")
+    .doc("ssthresh floor after a fast retransmit or T3 timeout: max(cwnd/2, floor·MTU)")
+    .source("RFC 4960 §7.2.3 and ns-2.35's plain SCTP agent (4); ns-2.35's CMT agent uses initialCwnd_ = 2 (SctpCMTAgent::FastRtx, Timeout; docs/sources/ns-2.35.md)")];
+
+/// When BERP's coupled increase is applied (ALGORITHMS.md §3.1.3 item 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BerpIncrease {
+    /// RFC 4960's partial_bytes_acked trigger: once P_a ≥ w_i on a cwnd-limited path,
+    /// add min(α·P_a·MTU/w_T, P_a·MTU/w_i), then P_a −= w_i (default).
+    #[default]
+    Pba,
+    /// On every SACK: add min(α·acked·MTU/w_T, acked·MTU/w_i) (RFC 6356's byte form).
+    PerSack,
+}
+
+/// How BERP's β_i is obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "Option<f64>", into = "Option<f64>")]
+pub enum BerpBeta {
+    /// β_i = BWE_i / Σ BWE (eq. (2)); 1/n until every path has an estimate (default).
+    Estimate,
+    /// A constant (½ makes BERP LIA-coupled CMT, the paper's MPTCP special case).
+    Fixed(f64),
+}
+
+impl From<Option<f64>> for BerpBeta {
+    fn from(v: Option<f64>) -> BerpBeta {
+        v.map_or(BerpBeta::Estimate, BerpBeta::Fixed)
+    }
+}
+
+impl From<BerpBeta> for Option<f64> {
+    fn from(b: BerpBeta) -> Option<f64> {
+        match b {
+            BerpBeta::Estimate => None,
+            BerpBeta::Fixed(x) => Some(x),
+        }
+    }
+}
+
+/// Which path a SACK's newly acked bytes count towards in the bandwidth estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BerpAttribution {
+    /// The path each acked chunk was last sent on (default).
+    #[default]
+    LastSent,
+    /// The path the SACK arrived on.
+    SackPath,
+}
+
+/// CMT-BERP's parameters (declared in [`BERP_PARAMS`]; each open choice of the paper is
+/// named, ALGORITHMS.md §3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in BERP_PARAMS
+pub struct BerpSpec {
+    pub p: f64,
+    #[serde(rename = "floor")]
+    pub floor_mtus: f64,
+    pub beta: BerpBeta,
+    pub beta_clamp: bool,
+    pub increase: BerpIncrease,
+    pub attribution: BerpAttribution,
+}
+
+impl Default for BerpSpec {
+    fn default() -> BerpSpec {
+        crate::params::defaults(BERP_PARAMS)
+    }
+}
+
+/// CMT-BERP's parameter table.
+pub const BERP_PARAMS: &[Param] = &[
+    Param::float("p", 0.9, Bound::Excl(0.0), Bound::Excl(1.0))
+        .doc("p of the bandwidth filter, eq. (4)")
+        .source("Shailendra, Bhattacharjee & Bose, eq. (4) (p = 0.9)"),
+    Param::float("floor", 4.0, Bound::Excl(0.0), Bound::Incl(1e6))
+        .unit("MTUs")
+        .doc("ssthresh floor after a decrease")
+        .source("the paper and RFC 4960 §7.2.3 (4 MTUs)"),
+    Param::float("beta", 0.5, Bound::Excl(0.0), Bound::Excl(1.0))
+        .alt(Alt::Word("estimate", "β_i = BWE_i/Σ BWE, eq. (2)"))
+        .default_to(Lit::Str("estimate"))
+        .doc("decrease fraction β_i: the estimate of eq. (2), or a constant (½ makes BERP LIA-coupled CMT)")
+        .source("the paper's eq. (2)"),
+    Param::boolean("beta_clamp", true)
+        .doc("clamp the estimated β_i to [1/(2n), 1 − 1/(2n)]")
+        .source("our choice, ALGORITHMS.md §3.1.3 item 4: keeps a path with a poor estimate from losing nothing or everything"),
+    Param::choice("increase", "pba", &["pba", "per_sack"])
+        .doc("when the coupled increase applies: RFC 4960's partial_bytes_acked trigger, or on every SACK (RFC 6356's byte form)")
+        .source("RFC 4960 §7.2.2 (the paper builds on CMT's pba rule); ALGORITHMS.md §3.1.3 item 1"),
+    Param::choice("attribution", "last_sent", &["last_sent", "sack_path"])
+        .doc("which path a SACK's newly acked bytes count towards in eq. (3): the path each chunk was last sent on, or the path the SACK arrived on")
+        .source("our choice: per-path bandwidth means the bytes each path carried (ALGORITHMS.md §3.1.3)"),
+];
+
+/// The controllers of an SCTP flow's `cc`.
+pub const CMT_KINDS: Kinds = Kinds {
+    what: "SCTP controller",
+    list: || vec![&CMT, &BERP],
+    note: "",
+    number: None,
+};
+
+/// `cc = "cmt"`.
+pub const CMT: Kind = Kind::new(
+    "cmt",
+    "CMT-CC: RFC 4960 congestion control per destination (Iyengar et al. 2006)",
+    &[CMT_PARAMS],
+);
+
+/// `cc = "berp"`.
+pub const BERP: Kind = Kind::new(
+    "berp",
+    "CMT-BERP, Shailendra, Bhattacharjee & Bose (docs/sctp.md)",
+    &[BERP_PARAMS],
+);
 
 /// One destination's window state.
 #[derive(Clone, Debug)]
@@ -265,7 +411,6 @@ impl CmtWindows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{BerpSpec, CmtSpec};
     use crate::units::Dur;
 
     const MTU: f64 = 1500.0;

@@ -20,9 +20,56 @@
 //! cwnd ≥ W_max (or with no W_max yet) sets K = 0 and W_max = cwnd_epoch (§4.8 for the
 //! post-timeout case).
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
-use crate::scenario::CubicSpec;
+use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind};
+use crate::params::{Bound, Kind, Param};
 use crate::units::{Bytes, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// CUBIC's parameters (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct CubicSpec {
+    pub c: f64,
+    pub beta: f64,
+    pub fast_convergence: bool,
+    pub reno_friendly: bool,
+}
+
+/// CUBIC's parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::float("c", 0.4, Bound::Excl(0.0), Bound::Incl(1e6))
+        .unit("segments/s³")
+        .doc("C in W(t) = C·(t − K)³ + W_max: how fast the window grows away from W_max")
+        .source("RFC 9438 §5 (C = 0.4)"),
+    Param::float("beta", 0.7, Bound::Excl(0.0), Bound::Excl(1.0))
+        .doc("multiplicative decrease β_cubic: the window keeps this fraction after a loss")
+        .source("RFC 9438 §4.6 (β_cubic = 0.7)"),
+    Param::boolean("fast_convergence", true)
+        .doc("lower W_max further when a loss comes before the window regained the previous W_max")
+        .source("RFC 9438 §4.7 (on)"),
+    Param::boolean("reno_friendly", true)
+        .doc("never grow slower than Reno with the same decrease would (the Reno-friendly region)")
+        .source("RFC 9438 §4.3 (on)"),
+];
+
+impl Default for CubicSpec {
+    fn default() -> CubicSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// `cc = "cubic"`.
+pub const KIND: CcKind = CcKind {
+    kind: Kind::new(
+        "cubic",
+        "CUBIC, RFC 9438 (docs/controllers/cubic.md)",
+        &[PARAMS],
+    ),
+    build: |p, ctx| {
+        let c: CubicSpec = super::config(p)?;
+        Ok(AnyCc::Cubic(Cubic::new(ctx.mss, ctx.init_cwnd, c)))
+    },
+};
 
 /// The state of one congestion-avoidance stage.
 #[derive(Clone, Copy, Debug)]

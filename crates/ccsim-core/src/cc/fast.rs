@@ -24,9 +24,66 @@
 //! (ssthresh = cwnd = max(cwnd/2, 2)); a timeout sets cwnd = 2 packets and
 //! ssthresh = max(cwnd/2, 2). No update is made in rounds that end during fast recovery.
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
-use crate::scenario::FastSpec;
+use super::{
+    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
+use crate::params::{Bound, Kind, Param};
 use crate::units::{Bytes, Dur, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// FAST TCP's parameters (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct FastSpec {
+    pub alpha: f64,
+    pub gamma: f64,
+    pub every_other_rtt: bool,
+    pub avg_window_factor: Option<f64>,
+    pub base_filter: Option<f64>,
+}
+
+impl Default for FastSpec {
+    fn default() -> FastSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// FAST's parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::float("alpha", 250.0, Bound::Excl(0.0), Bound::Incl(1e6))
+        .unit("packets")
+        .doc("packets each flow aims to keep queued (the equilibrium w·(1 − baseRTT/avgRTT) = α)")
+        .source("ALGORITHMS.md §3.0.4 item 10: the multipath-routing seed's α = 250 packets"),
+    Param::float("gamma", 0.5, Bound::Excl(0.0), Bound::Incl(1.0))
+        .doc("step γ of the window update w ← (1 − γ)·w + γ·(baseRTT/avgRTT·w + α)")
+        .source("CUBIN FAST TCP ns-2 module v1.1 (gamma_ 0.5)"),
+    Param::boolean("every_other_rtt", false)
+        .doc("update the window every other round instead of every round")
+        .source("CUBIN FAST TCP ns-2 module v1.1 updates every round"),
+    Param::float("avg_window_factor", 4.0, Bound::Excl(0.0), Bound::Incl(1e6))
+        .optional("the ns-2 module's weight a = min(1/256, 3/cwnd)")
+        .unit("RTTs")
+        .doc("RTT averaging weight a = 1/(k·cwnd) (Mallada & Paganini's eq. 4 uses k = 4)")
+        .source("CUBIN FAST TCP ns-2 module (min(1/256, 3/cwnd)) when absent"),
+    Param::float("base_filter", 3000.0, Bound::Incl(1.0), Bound::Incl(1e9))
+        .optional("the smallest RTT sample")
+        .unit("ACKs")
+        .doc("base RTT as Mallada & Paganini's filter BaseRTT ← (1 − 1/n)·BaseRTT + (avgRTT − q)/n driven by the routers' price q (the paper uses n = 3000)")
+        .source("FAST TCP (Jin, Wei & Low 2004): the smallest sample, when absent"),
+];
+
+/// `cc = "fast"`.
+pub const KIND: CcKind = CcKind {
+    kind: Kind::new(
+        "fast",
+        "FAST TCP, Jin, Wei & Low 2004 (docs/controllers/fast.md)",
+        &[PARAMS],
+    ),
+    build: |p, ctx| {
+        let c: FastSpec = super::config(p)?;
+        Ok(AnyCc::Fast(Fast::new(ctx.mss, ctx.init_cwnd, c)))
+    },
+};
 
 /// The FAST window law: min{2w, (1 − γ)·w + γ·(base/avg·w + α)} (packets, seconds).
 pub fn fast_update(w: f64, base_rtt: f64, avg_rtt: f64, alpha: f64, gamma: f64) -> f64 {

@@ -9,20 +9,27 @@
 //! independently (`transport::tcp::Recovery`), as in ns-3's split between
 //! `TcpCongestionOps` and `TcpRecoveryOps`.
 //!
-//! Adding a controller: one file here, one variant in `AnyCc`, one in `CcSpec`, unit tests
-//! in its file (see docs/adding-a-controller.md).
+//! Adding a controller: one file here (its state, its `CongestionControl` implementation,
+//! its parameter table and its `KIND`) and one line in [`CONTROLLERS`] (see
+//! docs/adding-a-controller.md).
 
 pub mod bwe;
 pub mod cmt;
 pub mod coupled;
 pub mod cubic;
+#[cfg(test)]
+pub mod example_aimd;
 pub mod fast;
 pub mod reno;
 pub mod vegas;
 pub mod westwood;
 
-use crate::scenario::CcSpec;
+use crate::params::{Kind, Kinds};
 use crate::units::{Bytes, Dur, Rate, SimTime};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use std::sync::Arc;
 
 pub use coupled::Coupled;
 pub use cubic::Cubic;
@@ -141,7 +148,148 @@ pub trait CongestionControl {
     fn on_timeout(&mut self, _now: SimTime) {}
 }
 
-/// Every built-in controller (enum dispatch: no boxing).
+/// A controller a TCP flow's `cc` can name: its declared parameters and how to build it.
+#[derive(Debug)]
+pub struct CcKind {
+    /// Name, one-line description and parameter table (`cc = { kind = "<name>", ... }`).
+    pub kind: Kind,
+    /// A fresh controller (one per connection) from the resolved parameters (the JSON object
+    /// of `params::Resolved::to_json`). An error means the declaration and the configuration
+    /// type disagree; it is found when the scenario is read, never during a run.
+    pub build: fn(&Value, CcContext) -> Result<AnyCc, String>,
+}
+
+/// Every controller a TCP flow's `cc` can name. Adding a controller is one line here.
+pub const CONTROLLERS: &[&CcKind] = &[
+    &reno::KIND,
+    &vegas::KIND,
+    &westwood::KIND,
+    &cubic::KIND,
+    &fast::KIND,
+    #[cfg(test)]
+    &example_aimd::KIND,
+];
+
+/// The kinds of a TCP flow's `cc` table.
+pub const CC_KINDS: Kinds = Kinds {
+    what: "controller",
+    list: || CONTROLLERS.iter().map(|c| &c.kind).collect(),
+    note: "",
+    number: None,
+};
+
+/// The controller called `name`.
+pub fn find(name: &str) -> Option<&'static CcKind> {
+    CONTROLLERS.iter().copied().find(|c| c.kind.name == name)
+}
+
+/// A controller's typed configuration from its resolved parameters.
+pub fn config<T: DeserializeOwned>(params: &Value) -> Result<T, String> {
+    T::deserialize(params)
+        .map_err(|e| format!("internal error: a declaration and its type disagree: {e}"))
+}
+
+/// The congestion controller of a TCP sender.
+#[derive(Clone, Debug)]
+pub enum CcSpec {
+    /// A controller of [`CONTROLLERS`] with its resolved parameters.
+    Named {
+        /// Which.
+        kind: &'static CcKind,
+        /// Its parameters (JSON object with `kind`), shared by the copies of a `count`ed
+        /// flow.
+        params: Arc<Value>,
+    },
+    /// An MPTCP subflow's coupled controller.
+    Coupled(coupled::CoupledSpec),
+}
+
+impl CcSpec {
+    /// Controller `kind` with the configuration `config` (its parameter struct).
+    pub fn new(kind: &'static CcKind, config: &impl Serialize) -> CcSpec {
+        let mut params = serde_json::to_value(config).unwrap_or_default();
+        if let Value::Object(m) = &mut params {
+            m.insert("kind".into(), Value::from(kind.kind.name));
+        }
+        CcSpec::Named {
+            kind,
+            params: Arc::new(params),
+        }
+    }
+
+    /// The controller's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CcSpec::Named { kind, .. } => kind.kind.name,
+            CcSpec::Coupled(c) => c.name(),
+        }
+    }
+
+    /// The typed configuration of a named controller (`None` for another type or a
+    /// coupled controller).
+    pub fn config<T: DeserializeOwned>(&self) -> Option<T> {
+        match self {
+            CcSpec::Named { params, .. } => config(params).ok(),
+            CcSpec::Coupled(_) => None,
+        }
+    }
+}
+
+impl Default for CcSpec {
+    /// Reno with its defaults.
+    fn default() -> CcSpec {
+        CcSpec::new(&reno::KIND, &reno::RenoConfig::default())
+    }
+}
+
+impl PartialEq for CcSpec {
+    fn eq(&self, other: &CcSpec) -> bool {
+        match (self, other) {
+            (CcSpec::Named { kind: a, params: p }, CcSpec::Named { kind: b, params: q }) => {
+                a.kind.name == b.kind.name && p == q
+            }
+            (CcSpec::Coupled(a), CcSpec::Coupled(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for CcSpec {
+    /// From a resolved `cc` table (`{"kind": "cubic", ...}`).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CcSpec, D::Error> {
+        use serde::de::Error;
+        let params = Value::deserialize(d)?;
+        let name = params.get("kind").and_then(Value::as_str).unwrap_or("");
+        match find(name) {
+            Some(kind) => Ok(CcSpec::Named {
+                kind,
+                params: Arc::new(params),
+            }),
+            None => Err(D::Error::custom(format!("unknown controller {name:?}"))),
+        }
+    }
+}
+
+/// A controller that is not one of the built-in variants of [`AnyCc`] (a new controller
+/// needs no variant: it is boxed, one indirect call per event).
+pub trait BoxedCc: CongestionControl + std::fmt::Debug + Send + Sync {
+    /// A copy in a new box.
+    fn clone_box(&self) -> Box<dyn BoxedCc>;
+}
+
+impl<T: CongestionControl + Clone + std::fmt::Debug + Send + Sync + 'static> BoxedCc for T {
+    fn clone_box(&self) -> Box<dyn BoxedCc> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn BoxedCc> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// Every controller (enum dispatch for the built-in ones: no boxing on the per-ACK path).
 #[derive(Clone, Debug)]
 pub enum AnyCc {
     /// Reno AIMD.
@@ -156,6 +304,8 @@ pub enum AnyCc {
     Fast(Fast),
     /// A coupled multipath controller (an MPTCP subflow's).
     Coupled(Coupled),
+    /// Any other controller.
+    Boxed(Box<dyn BoxedCc>),
 }
 
 /// Construction context for controllers.
@@ -168,16 +318,18 @@ pub struct CcContext {
 }
 
 impl AnyCc {
-    /// Build the controller a scenario asks for.
-    pub fn build(spec: &CcSpec, ctx: CcContext) -> AnyCc {
+    /// Build the controller a scenario asks for. An error is a declaration bug, found when
+    /// the scenario was read (`scenario` builds every flow's controller once).
+    pub fn build(spec: &CcSpec, ctx: CcContext) -> Result<AnyCc, String> {
         match spec {
-            CcSpec::Reno { counting } => AnyCc::Reno(Reno::new(ctx.mss, ctx.init_cwnd, *counting)),
-            CcSpec::Vegas(p) => AnyCc::Vegas(Vegas::new(ctx.mss, ctx.init_cwnd, *p)),
-            CcSpec::Westwood(p) => AnyCc::Westwood(Westwood::new(ctx.mss, ctx.init_cwnd, *p)),
-            CcSpec::Cubic(p) => AnyCc::Cubic(Cubic::new(ctx.mss, ctx.init_cwnd, *p)),
-            CcSpec::Fast(p) => AnyCc::Fast(Fast::new(ctx.mss, ctx.init_cwnd, *p)),
-            CcSpec::Coupled(p) => AnyCc::Coupled(Coupled::new(p, ctx.mss, ctx.init_cwnd)),
+            CcSpec::Named { kind, params } => (kind.build)(params, ctx),
+            CcSpec::Coupled(p) => Ok(AnyCc::Coupled(Coupled::new(p, ctx.mss, ctx.init_cwnd))),
         }
+    }
+
+    /// A controller that has no variant of its own.
+    pub fn boxed(cc: impl BoxedCc + 'static) -> AnyCc {
+        AnyCc::Boxed(Box::new(cc))
     }
 }
 
@@ -193,6 +345,7 @@ macro_rules! each_cc {
             AnyCc::Cubic($c) => $call,
             AnyCc::Fast($c) => $call,
             AnyCc::Coupled($c) => $call,
+            AnyCc::Boxed($c) => $call,
         }
     };
 }

@@ -8,10 +8,48 @@
 //! per ACK, eq. 3) used by ns-2, which with delayed ACKs gives +½ SMSS per RTT
 //! (ALGORITHMS.md §1.10); the ns-2-era reproductions select it.
 
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind};
+use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind};
+use crate::params::{Kind, Param};
 use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
 
-pub use crate::scenario::AckCounting as Counting;
+/// How window growth in congestion avoidance counts acknowledgements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counting {
+    /// By bytes acknowledged: about one SMSS per cwnd of bytes acked (RFC 5681 §3.1,
+    /// recommended), so delayed ACKs do not slow growth.
+    #[default]
+    Bytes,
+    /// Once per ACK of new data, SMSS·SMSS/cwnd (RFC 5681 §3.1 eq. 3, ns-2 `Agent/TCP`):
+    /// with delayed ACKs, about ½ SMSS per RTT.
+    PerAck,
+}
+
+/// The `counting` parameter of the controllers that grow like Reno (Reno, and the coupled
+/// controllers' increase).
+pub const COUNTING: Param = Param::choice("counting", "bytes", &["bytes", "per_ack"])
+    .doc("how congestion avoidance counts ACKs: by bytes acknowledged, or once per ACK (½ segment per RTT with delayed ACKs)")
+    .source("RFC 5681 §3.1 recommends byte counting; ns-2's Agent/TCP counts once per ACK (tcp.cc opencwnd), chosen by the ns-2-era reproductions");
+
+/// Reno's parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RenoConfig {
+    /// See [`COUNTING`].
+    pub counting: Counting,
+}
+
+/// Reno's parameter table.
+pub const PARAMS: &[Param] = &[COUNTING];
+
+/// `cc = "reno"`.
+pub const KIND: CcKind = CcKind {
+    kind: Kind::new("reno", "AIMD, RFC 5681 (docs/tcp.md §3)", &[PARAMS]),
+    build: |p, ctx| {
+        let c: RenoConfig = super::config(p)?;
+        Ok(AnyCc::Reno(Reno::new(ctx.mss, ctx.init_cwnd, c.counting)))
+    },
+};
 
 /// RFC 5681 §3.1 window growth for one ACK of `acked` new bytes: slow start below
 /// ssthresh (eq. 2, cwnd += min(N, SMSS)), congestion avoidance above (eq. 3, by bytes or

@@ -21,9 +21,104 @@
 //! - Rounds that end in fast recovery, or carry no RTT sample (Karn), change nothing.
 
 use super::reno::reno_loss;
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
-use crate::scenario::VegasSpec;
+use super::{
+    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
+use crate::params::{Bound, Kind, Layer, Lit, Param};
 use crate::units::{Bytes, Dur};
+use serde::{Deserialize, Serialize};
+
+/// Vegas thresholds, in packets queued by the flow (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct VegasSpec {
+    pub alpha: f64,
+    pub beta: f64,
+    pub gamma: f64,
+}
+
+impl VegasSpec {
+    /// ns-2 `Agent/TCP/Vegas` and the original paper: α, β, γ = 1, 3, 1 (the default).
+    pub const NS2: VegasSpec = VegasSpec {
+        alpha: 1.0,
+        beta: 3.0,
+        gamma: 1.0,
+    };
+    /// Linux `tcp_vegas.c` and ns-3: α, β, γ = 2, 4, 1.
+    pub const LINUX: VegasSpec = VegasSpec {
+        alpha: 2.0,
+        beta: 4.0,
+        gamma: 1.0,
+    };
+}
+
+impl Default for VegasSpec {
+    fn default() -> VegasSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// Largest packet count accepted for the thresholds.
+const MAXQ: Bound = Bound::Incl(1e6);
+
+/// Vegas's parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::choice("preset", "ns2", &["ns2", "linux"])
+        .doc("a set of α, β, γ: ns2 (1, 3, 1) or linux (2, 4, 1); alpha, beta and gamma override it")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:1086–1088 Agent/TCP/Vegas v_alpha_ 1, v_beta_ 3, v_gamma_ 1 (and the paper); Linux net/ipv4/tcp_vegas.c:44–46 alpha 2, beta 4, gamma 1 (docs/sources)"),
+    Param::float("alpha", VegasSpec::NS2.alpha, Bound::Incl(0.0), MAXQ)
+        .unit("packets")
+        .doc("below this many queued packets, grow by one packet per RTT")
+        .source("Brakmo & Peterson 1995 and ns-2 (v_alpha_ 1)"),
+    Param::float("beta", VegasSpec::NS2.beta, Bound::Incl(0.0), MAXQ)
+        .unit("packets")
+        .doc("above this many queued packets, shrink by one packet per RTT; at least alpha")
+        .source("Brakmo & Peterson 1995 and ns-2 (v_beta_ 3)"),
+    Param::float("gamma", VegasSpec::NS2.gamma, Bound::Incl(0.0), MAXQ)
+        .unit("packets")
+        .doc("leave slow start when more than this many packets are queued")
+        .source("Brakmo & Peterson 1995 and ns-2 (v_gamma_ 1)"),
+];
+
+/// `preset = "ns2"`: the paper's and ns-2's thresholds (the defaults).
+pub const PRESET_NS2: Layer = Layer {
+    name: "ns2",
+    about: "Vegas thresholds of the paper and ns-2 (Agent/TCP/Vegas)",
+    profile: true,
+    values: &[
+        ("alpha", Lit::Float(VegasSpec::NS2.alpha)),
+        ("beta", Lit::Float(VegasSpec::NS2.beta)),
+        ("gamma", Lit::Float(VegasSpec::NS2.gamma)),
+    ],
+};
+
+/// `preset = "linux"`: Linux's and ns-3's thresholds.
+pub const PRESET_LINUX: Layer = Layer {
+    name: "linux",
+    about: "Vegas thresholds of Linux (net/ipv4/tcp_vegas.c) and ns-3",
+    profile: true,
+    values: &[
+        ("alpha", Lit::Float(VegasSpec::LINUX.alpha)),
+        ("beta", Lit::Float(VegasSpec::LINUX.beta)),
+        ("gamma", Lit::Float(VegasSpec::LINUX.gamma)),
+    ],
+};
+
+/// `cc = "vegas"`.
+pub const KIND: CcKind = CcKind {
+    kind: Kind {
+        presets: &[&PRESET_NS2, &PRESET_LINUX],
+        ..Kind::new(
+            "vegas",
+            "TCP Vegas, Brakmo & Peterson 1995 (docs/controllers/vegas.md)",
+            &[PARAMS],
+        )
+    },
+    build: |p, ctx| {
+        let c: VegasSpec = super::config(p)?;
+        Ok(AnyCc::Vegas(Vegas::new(ctx.mss, ctx.init_cwnd, c)))
+    },
+};
 
 /// Vegas state. Windows in fractional bytes.
 #[derive(Clone, Debug)]

@@ -19,11 +19,51 @@
 //! RTTmin is the smallest RTT sample seen. Before the first estimate a loss is handled as
 //! Reno (ssthresh = max(FlightSize/2, 2·MSS)).
 
-use super::bwe::BandwidthFilter;
+use super::bwe::{BandwidthFilter, WestwoodFilter};
 use super::reno::{reno_increase, Counting};
-use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
-use crate::scenario::WestwoodSpec;
+use super::{
+    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+};
+use crate::params::{Kind, Param};
 use crate::units::{Bytes, Dur, Rate};
+use serde::{Deserialize, Serialize};
+
+/// Westwood+ bandwidth-estimate parameters (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct WestwoodSpec {
+    pub filter: WestwoodFilter,
+    pub min_interval: Dur,
+}
+
+impl Default for WestwoodSpec {
+    fn default() -> WestwoodSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// Westwood+'s parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::choice("filter", "ewma", &["ewma", "linux", "tustin"])
+        .doc("low-pass filter of the per-RTT bandwidth samples: EWMA 0.9, Linux's two cascaded 7/8 EWMAs, or ns-3's Tustin filter")
+        .source("Grieco & Mascolo 2004 (EWMA with gain 0.9)"),
+    Param::duration("min_interval", "50ms")
+        .doc("shortest sampling interval: rounds are merged until they span this long")
+        .source("Linux net/ipv4/tcp_westwood.c:47 TCP_WESTWOOD_RTT_MIN (HZ/20 = 50 ms; docs/sources/linux.md)"),
+];
+
+/// `cc = "westwood"`.
+pub const KIND: CcKind = CcKind {
+    kind: Kind::new(
+        "westwood",
+        "Westwood+, Grieco & Mascolo 2004 (docs/controllers/westwood.md)",
+        &[PARAMS],
+    ),
+    build: |p, ctx| {
+        let c: WestwoodSpec = super::config(p)?;
+        Ok(AnyCc::Westwood(Westwood::new(ctx.mss, ctx.init_cwnd, c)))
+    },
+};
 
 /// Westwood+ state. Windows in fractional bytes, estimate in bytes per second.
 #[derive(Clone, Debug)]
@@ -127,7 +167,7 @@ impl CongestionControl for Westwood {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::WestwoodFilter;
+    use crate::cc::bwe::WestwoodFilter;
     use crate::units::SimTime;
 
     const MSS: u64 = 1000;

@@ -2,9 +2,21 @@
 //! limit. Counting the packet in service gives the same capacity as ns-2's DropTail, which
 //! refuses an arrival when `waiting + 1 >= limit` while the link holds one more.
 
-use super::queue::Occupancy;
+use super::queue::{Occupancy, QueueLimit};
+use crate::params::{Dflt, Kind, Lit, Param, Ty};
 use crate::results::DropCause;
-use crate::scenario::QueueLimit;
+
+/// DropTail's parameter table.
+pub const PARAMS: &[Param] = &[Param::new("limit", Ty::QueueLimit, Dflt::Value(Lit::Int(100)))
+    .doc("arrivals that find the queue full are dropped; the packet being transmitted counts towards the limit (ns-2's DropTail capacity)")
+    .source("our choice: 100 packets, a common ns-2 scenario value (ns-2.35 tcl/lib/ns-default.tcl Queue limit_ is 50)")];
+
+/// `queue = "droptail"`.
+pub const KIND: Kind = Kind::new(
+    "droptail",
+    "drop arrivals when the queue is full",
+    &[PARAMS],
+);
 
 /// Tail-drop queue.
 #[derive(Clone, Debug)]

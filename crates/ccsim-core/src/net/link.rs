@@ -22,6 +22,7 @@
 
 use std::collections::VecDeque;
 
+use super::link_config::{LinkModel, LossSpec};
 use super::queue::{Occupancy, QueueDisc};
 use super::ring::Ring;
 use crate::engine::EventQueue;
@@ -29,7 +30,6 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::packet::Packet;
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
-use crate::scenario::{LinkModel, LossSpec};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Initial capacity of a fast link's rings (powers of two; they double when full).

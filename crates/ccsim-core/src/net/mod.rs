@@ -4,6 +4,7 @@
 pub mod droptail;
 pub mod dv;
 pub mod link;
+pub mod link_config;
 pub mod pinned;
 pub mod queue;
 pub mod reach;

@@ -3,8 +3,21 @@
 //! carries the path's number (`Packet::path`, 1-based; 0 = the routing table) and follows it
 //! in the direction of its destination; the reverse node list is the return path.
 
+use super::link_config::LinkSpec;
 use crate::ids::{FlowId, LinkId, NodeId};
-use crate::scenario::{FlowSpec, LinkSpec};
+
+/// A flow's endpoints and pinned node paths (empty: the routing table).
+#[derive(Clone, Copy, Debug)]
+pub struct FlowPaths<'a> {
+    /// The flow's name, for messages.
+    pub name: &'a str,
+    /// Source node.
+    pub from: usize,
+    /// Destination node.
+    pub to: usize,
+    /// Node lists from `from` to `to`.
+    pub paths: &'a [Vec<usize>],
+}
 
 /// One pinned path resolved to links in both directions.
 #[derive(Clone, Debug)]
@@ -36,7 +49,7 @@ pub fn link_between(links: &[LinkSpec], a: usize, b: usize) -> Option<LinkId> {
 impl PinnedPaths {
     /// Resolve the flows' node paths (validated by the scenario parser: consecutive nodes
     /// are joined by a link). Returns an error message for a path that is not.
-    pub fn new(links: &[LinkSpec], flows: &[FlowSpec]) -> Result<PinnedPaths, String> {
+    pub fn new(links: &[LinkSpec], flows: &[FlowPaths<'_>]) -> Result<PinnedPaths, String> {
         let mut out = PinnedPaths::default();
         for f in flows {
             let mut paths = Vec::with_capacity(f.paths.len());
@@ -113,8 +126,9 @@ impl PinnedPaths {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{CbrSpec, LossSpec, QueueLimit, QueueSpec, StartSpec, TransportSpec};
-    use crate::units::{Bytes, Dur, Rate, SimTime};
+    use crate::net::link_config::LossSpec;
+    use crate::net::queue::{QueueLimit, QueueSpec};
+    use crate::units::{Dur, Rate};
 
     fn link(from: usize, to: usize) -> LinkSpec {
         LinkSpec {
@@ -131,21 +145,11 @@ mod tests {
         }
     }
 
-    fn flow(paths: Vec<Vec<usize>>) -> FlowSpec {
-        FlowSpec {
-            name: "f".into(),
+    fn flow(paths: &[Vec<usize>]) -> FlowPaths<'_> {
+        FlowPaths {
+            name: "f",
             from: 0,
             to: 3,
-            transport: TransportSpec::Udp(CbrSpec {
-                rate: Rate::mbps(1),
-                packet_size: Bytes(100),
-                jitter: 0.0,
-                start: StartSpec {
-                    lo: SimTime::ZERO,
-                    hi: SimTime::ZERO,
-                },
-                stop: None,
-            }),
             paths,
         }
     }
@@ -163,7 +167,7 @@ mod tests {
     #[test]
     fn follows_the_path_forward_and_back() {
         let links = diamond();
-        let p = PinnedPaths::new(&links, &[flow(vec![vec![0, 1, 3], vec![0, 2, 3]])]).unwrap();
+        let p = PinnedPaths::new(&links, &[flow(&[vec![0, 1, 3], vec![0, 2, 3]])]).unwrap();
         let (f, s, d) = (FlowId(0), NodeId(0), NodeId(3));
         assert_eq!(p.count(f), 2);
         // Path 2 forward: 0->2 (link 4), 2->3 (link 6); back: 3->2 (7), 2->0 (5).
@@ -184,7 +188,7 @@ mod tests {
     #[test]
     fn rejects_paths_that_do_not_join_the_flow_ends_or_skip_a_link() {
         let links = diamond();
-        assert!(PinnedPaths::new(&links, &[flow(vec![vec![1, 3]])]).is_err());
-        assert!(PinnedPaths::new(&links, &[flow(vec![vec![0, 3]])]).is_err());
+        assert!(PinnedPaths::new(&links, &[flow(&[vec![1, 3]])]).is_err());
+        assert!(PinnedPaths::new(&links, &[flow(&[vec![0, 3]])]).is_err());
     }
 }

@@ -5,10 +5,51 @@
 //! the discipline, which is a pure state machine: no clock, no events.
 
 use super::droptail::DropTail;
-use super::red::Red;
+use super::red::{Red, RedSpec};
+use crate::params::{Kind, Kinds};
 use crate::results::DropCause;
 use crate::rng::SimRng;
 use crate::units::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// A queue's size limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QueueLimit {
+    /// At most this many packets held, counting the one being transmitted (the same capacity
+    /// as ns-2's DropTail, which refuses an arrival when `waiting + 1 >= limit`).
+    Packets(u64),
+    /// At most this many bytes waiting.
+    Bytes(u64),
+}
+
+/// A link's queue discipline, as a scenario configures it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum QueueSpec {
+    /// Drop arrivals when full.
+    #[serde(rename = "droptail")]
+    DropTail {
+        /// Size limit.
+        limit: QueueLimit,
+    },
+    /// Random Early Detection (Floyd & Jacobson 1993) with ns-2's defaults.
+    #[serde(rename = "red")]
+    Red(RedSpec),
+}
+
+/// The queue disciplines a link's `queue` can name.
+pub const QUEUE_KINDS: Kinds = Kinds {
+    what: "queue kind",
+    list: || vec![&super::droptail::KIND, &super::red::KIND],
+    note: "",
+    number: None,
+};
+
+/// Every queue kind, for the reference (`params::reference`).
+pub fn kinds() -> Vec<&'static Kind> {
+    (QUEUE_KINDS.list)()
+}
 
 /// The link's state seen by an arriving packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,10 +14,83 @@
 //! bottleneck, all packets have one size).
 
 use super::queue::Occupancy;
+use crate::params::{Alt, Bound, Dflt, Kind, Lit, Param, Ty};
 use crate::results::DropCause;
 use crate::rng::SimRng;
-use crate::scenario::RedSpec;
-use crate::units::{Dur, Rate, SimTime};
+use crate::units::{Bytes, Dur, Rate, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// RED's parameters as a scenario gives them (declared in [`PARAMS`]); thresholds in
+/// packets, `None` for ns-2's automatic setting.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct RedSpec {
+    pub min_th: Option<f64>,
+    pub max_th: Option<f64>,
+    pub max_p: f64,
+    pub w_q: Option<f64>,
+    pub gentle: bool,
+    pub wait: bool,
+    pub limit: u64,
+    pub mean_pktsize: Bytes,
+    pub queue_in_bytes: bool,
+    pub bytes: bool,
+}
+
+impl Default for RedSpec {
+    fn default() -> RedSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// RED's parameter table (every default is ns-2's, so results compare with ns-2 papers).
+pub const PARAMS: &[Param] = &[
+    Param::float("min_th", 0.0, Bound::Incl(0.0), Bound::None)
+        .alt(Alt::Word("auto", "max(5, 5 ms × C / 2) with C the link rate in packets/s"))
+        .unit("packets")
+        .default_to(Lit::Str("auto"))
+        .doc("lower threshold of the average queue")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:125 Queue/RED thresh_ 0, automatic (queue/red.cc:201–210)"),
+    Param::float("max_th", 0.0, Bound::Incl(0.0), Bound::None)
+        .alt(Alt::Word("auto", "3 × min_th"))
+        .unit("packets")
+        .default_to(Lit::Str("auto"))
+        .doc("upper threshold of the average queue; above min_th")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:128 Queue/RED maxthresh_ 0, automatic (queue/red.cc:201–210)"),
+    Param::float("max_p", 0.1, Bound::Excl(0.0), Bound::Incl(1.0))
+        .doc("drop probability at max_th")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:140 Queue/RED linterm_ 10 (max_p = 1/linterm_)"),
+    Param::float("w_q", 0.002, Bound::Excl(0.0), Bound::Incl(1.0))
+        .alt(Alt::Word("auto", "1 − exp(−1 / (10 · RTT · C)), ns-2's q_weight_ = -1"))
+        .default_to(Lit::Str("auto"))
+        .doc("weight of the average-queue EWMA")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:137 Queue/RED q_weight_ -1, automatic (queue/red.cc:189–195)"),
+    Param::boolean("gentle", true)
+        .doc("gentle RED: between max_th and 2 × max_th the drop probability rises from max_p to 1 instead of jumping to 1")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:146 Queue/RED gentle_ true"),
+    Param::boolean("wait", true)
+        .doc("space drops uniformly (wait between drops)")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:139 Queue/RED wait_ true"),
+    Param::new("limit", Ty::Packets { min: 1, max: u64::MAX }, Dflt::Value(Lit::Int(50)))
+        .doc("hard limit of the physical queue")
+        .source("ns-2.35 tcl/lib/ns-default.tcl Queue limit_ 50"),
+    Param::size("mean_pktsize", 500, 1, u64::MAX)
+        .doc("mean packet size turning the link rate into packets/s for the automatic settings, and the byte unit of queue_in_bytes and bytes")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:134 Queue/RED mean_pktsize_ 500"),
+    Param::boolean("queue_in_bytes", false)
+        .doc("measure the queue in bytes: the average, the thresholds and the limit (thresholds and limit × mean_pktsize)")
+        .source("our choice: packets, as the papers state their thresholds (ns-2.35 ns-default.tcl:123 queue_in_bytes_ true since ns-2.28; docs/sources/ns2.md)"),
+    Param::boolean("bytes", false)
+        .doc("byte-mode dropping: arrivals since the last drop counted in mean-size packets, the probability scaled by size / mean_pktsize")
+        .source("our choice: packet mode (ns-2.35 ns-default.tcl:122 bytes_ true since ns-2.28; docs/sources/ns2.md)"),
+];
+
+/// `queue = "red"`.
+pub const KIND: Kind = Kind::new(
+    "red",
+    "Random Early Detection (Floyd & Jacobson 1993) with ns-2's defaults",
+    &[PARAMS],
+);
 
 /// ns-2's target queueing delay for automatic thresholds.
 const TARGET_DELAY_S: f64 = 0.005;

@@ -18,8 +18,20 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::link_config::LinkSpec;
 use crate::ids::LinkId;
-use crate::scenario::{LinkSpec, RoutingMetric, Scenario, TransportSpec};
+use crate::scenario::{Scenario, TransportSpec};
+use serde::{Deserialize, Serialize};
+
+/// Metric for static shortest-path routing (`[simulation] routing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoutingMetric {
+    /// Sum of propagation delays (ties: fewer hops, then lower link index).
+    Delay,
+    /// Number of hops (ties: lower delay, then lower link index).
+    Hops,
+}
 
 /// "No route" marker in the forwarding table.
 pub const NO_ROUTE: u32 = u32::MAX;

@@ -1,6 +1,7 @@
 use super::*;
 use crate::rng::SimRng;
-use crate::scenario::{LossSpec, QueueLimit, QueueSpec};
+use crate::net::link_config::LossSpec;
+use crate::net::queue::{QueueLimit, QueueSpec};
 use crate::units::{Dur, Rate};
 
 fn link_ns(from: usize, to: usize, ns: u64) -> LinkSpec {

@@ -47,7 +47,7 @@ pub fn default_memory_limit() -> u64 {
             if let Some(b) = t
                 .parse::<u64>()
                 .ok()
-                .or_else(|| crate::scenario::units::parse_size(t).ok().map(|b| b.0))
+                .or_else(|| crate::units::parse::parse_size(t).ok().map(|b| b.0))
             {
                 if b > 0 {
                     return b;
@@ -109,7 +109,9 @@ fn trace_item(sc: &Scenario) -> Option<Item> {
     let mut flow_rows = 0u64;
     let mut path_rows = 0u64;
     for &f in &t.flows {
-        let Some(spec) = sc.flows.get(f) else { continue };
+        let Some(spec) = sc.flows.get(f) else {
+            continue;
+        };
         flow_rows += 1;
         match &spec.transport {
             TransportSpec::Mptcp(m) => flow_rows += m.joins.len() as u64,
@@ -154,7 +156,12 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
         _ => 576,
     };
     // forwarded traffic: at least the smallest data packet of any flow
-    let forwarded = sc.flows.iter().map(|f| data_size(&f.transport)).min().unwrap_or(576);
+    let forwarded = sc
+        .flows
+        .iter()
+        .map(|f| data_size(&f.transport))
+        .min()
+        .unwrap_or(576);
     // Per node, in one pass each (a search per link was quadratic: 70 % of a 10 000-link
     // chain's validation): the rate of the links into it, of the links between each pair
     // of nodes, and what the flows starting there send. Sums of whole bits per second,
@@ -224,7 +231,10 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
 fn routing_item(sc: &Scenario) -> Option<Item> {
     sc.dv.as_ref()?;
     let n = sc.nodes.len() as u64;
-    let bytes = n.saturating_mul(n).saturating_mul(sc.links.len() as u64 + 1) * 64;
+    let bytes = n
+        .saturating_mul(n)
+        .saturating_mul(sc.links.len() as u64 + 1)
+        * 64;
     Some(Item {
         path: "routing".into(),
         what: format!("the distance-vector tables of {n} nodes"),
@@ -268,7 +278,8 @@ pub fn check(sc: &Scenario) -> Vec<Problem> {
             let advice = match item.path.as_str() {
                 "trace.interval" => {
                     let fit = limit.saturating_mul(item.bytes.min(total) / total.max(1));
-                    let per_instant = item.bytes / sample_instants(sc.duration, sc.trace.interval).max(1);
+                    let per_instant =
+                        item.bytes / sample_instants(sc.duration, sc.trace.interval).max(1);
                     let instants = (fit / per_instant.max(1)).max(2);
                     format!(
                         "use a longer trace.interval (at least {}), trace fewer flows or \
@@ -367,13 +378,19 @@ mod tests {
         let p = errors(&long);
         assert_eq!(p.len(), 1, "{p:?}");
         assert_eq!(p[0].path, "trace.interval");
-        assert!(p[0].message.contains("trace.max_samples"), "{}", p[0].message);
+        assert!(
+            p[0].message.contains("trace.max_samples"),
+            "{}",
+            p[0].message
+        );
         let fine = long.replacen("[[link]]", "[trace]\nmax_samples = 10000\n[[link]]", 1);
         let sc = from_toml_str(&fine, "t").unwrap();
         assert!(sample_instants(sc.duration, sc.trace.interval) <= 10_001);
-        let ns = BASE
-            .replace("LIMIT", "100p")
-            .replacen("[[link]]", "[trace]\ninterval = \"1ns\"\n[[link]]", 1);
+        let ns = BASE.replace("LIMIT", "100p").replacen(
+            "[[link]]",
+            "[trace]\ninterval = \"1ns\"\n[[link]]",
+            1,
+        );
         assert_eq!(errors(&ns)[0].path, "trace.interval");
     }
 

@@ -128,7 +128,7 @@ pub fn dumbbell(p: &DumbbellParams) -> Value {
 
 /// "0s", "0ms", "0.0s"...: a spread of zero means a fixed start at 0.
 fn is_zero_duration(s: &str) -> bool {
-    matches!(super::units::parse_duration(s), Ok(d) if d.0 == 0)
+    matches!(crate::units::parse::parse_duration(s), Ok(d) if d.0 == 0)
 }
 
 /// [`dumbbell`] from JSON parameters (for the Python binding): `{"n_flows": 4, ...}`;

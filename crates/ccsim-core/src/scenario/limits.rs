@@ -80,7 +80,9 @@ fn sanitise(v: &mut Value, path: &str, depth: usize, out: &mut Vec<Problem>) {
     if depth > MAX_DEPTH {
         out.push(problem(
             path,
-            format!("nested more than {MAX_DEPTH} tables or lists deep; a scenario needs a few levels"),
+            format!(
+                "nested more than {MAX_DEPTH} tables or lists deep; a scenario needs a few levels"
+            ),
         ));
         *v = Value::Null;
         return;
@@ -216,7 +218,11 @@ mod tests {
         let (p, copy) = check_document(&doc);
         let paths: Vec<&str> = p.iter().map(|p| p.path.as_str()).collect();
         assert_eq!(paths, ["flow[0].name", "link[0].na\\u{0007}me"]);
-        assert!(p[0].message.contains("U+001B at position 2"), "{}", p[0].message);
+        assert!(
+            p[0].message.contains("U+001B at position 2"),
+            "{}",
+            p[0].message
+        );
         let copy = copy.unwrap();
         assert_eq!(copy["flow"][0]["name"], "x\\u{001B}[2J");
         assert!(!copy.to_string().contains('\u{1b}'));

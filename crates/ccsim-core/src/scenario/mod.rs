@@ -1,28 +1,70 @@
-//! Scenario documents: the typed model, the validating parser and ready-made builders.
+//! Scenario documents: the document's structure, reading it with the components' parameter
+//! declarations, the checks that span the document, and ready-made builders.
+//!
+//! ```text
+//!  document (TOML / JSON / Python dict)
+//!    │ document::read — every table read by `params` from its component's declaration:
+//!    │                  types, ranges, unknown keys, defaults, profiles (origins kept)
+//!    ▼
+//!  resolved tables ──► assemble — names → indices, links, flows, paths, routes, and the
+//!    │                            cross-field checks (constraints)
+//!    ▼
+//!  Scenario (typed) ──► Simulation::new
+//! ```
+//!
+//! The components own their configuration types and declarations; this module depends on
+//! them, never the reverse. Every problem is collected, located and reported at once.
 
+mod assemble;
+mod assemble_flows;
 pub mod budget;
 pub mod builders;
+mod constraints;
+pub mod document;
 pub mod limits;
 pub mod model;
-pub mod model_mptcp;
-pub mod model_sctp;
-pub mod parse;
-pub mod units;
+mod parse;
 
 pub use model::*;
-pub use model_mptcp::*;
-pub use model_sctp::*;
-pub use parse::{from_json_str, from_json_value, from_toml_str};
+pub use parse::{
+    explain, from_json_str, from_json_value, from_toml_str, json_value, toml_value, FlowParams,
+};
+
+// The components' configuration types, re-exported under the names scenarios have used.
+pub use crate::apps::{CbrSpec, StartSpec, TcpApp};
+pub use crate::cc::bwe::WestwoodFilter;
+pub use crate::cc::cmt::{BerpAttribution, BerpBeta, BerpIncrease, BerpSpec, CmtCcSpec, CmtSpec};
+pub use crate::cc::coupled::daimd::DaimdSpec;
+pub use crate::cc::coupled::wvegas::WvegasSpec;
+pub use crate::cc::coupled::CoupledSpec;
+pub use crate::cc::cubic::CubicSpec;
+pub use crate::cc::fast::FastSpec;
+pub use crate::cc::reno::{Counting as AckCounting, RenoConfig};
+pub use crate::cc::vegas::VegasSpec;
+pub use crate::cc::westwood::WestwoodSpec;
+pub use crate::cc::CcSpec;
+pub use crate::net::dv::{DvInitial, DvSpec, LinkEvent};
+pub use crate::net::link_config::{LinkModel, LinkSpec, LossSpec};
+pub use crate::net::queue::{QueueLimit, QueueSpec};
+pub use crate::net::red::RedSpec;
+pub use crate::net::routing::RoutingMetric;
+pub use crate::params::Problem;
+pub use crate::trace::TraceSpec;
+pub use crate::transport::arc_config::{ArcFilterInit, ArcSpec};
+pub use crate::transport::mptcp::{MptcpSpec, SchedulerSpec};
+pub use crate::transport::sctp::{CwndRule, RtxPolicy, SctpSpec};
+pub use crate::transport::tcp::config::rfc5681_initial_window;
+pub use crate::transport::tcp::path_select::{DropMetric, SelectKind, SelectSpec};
+pub use crate::transport::tcp::rto::RtoSpec;
+pub use crate::transport::tcp::{RecoverySpec, TcpSpec};
 
 use std::fmt;
 
-/// One problem found in a scenario document.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// Where: a dotted path such as `link[2].rate` (empty for the whole document).
-    pub path: String,
-    /// What is wrong, with the allowed values where there is a closed set.
-    pub message: String,
+/// The JSON Schema of scenario documents as the checked-in file holds it (pretty JSON).
+pub fn schema_text() -> String {
+    let mut s = serde_json::to_string_pretty(&document::schema()).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 /// Every problem found in a scenario document, reported together.

@@ -1,7 +1,9 @@
 //! Tests of the `cc` key: controller kinds and their parameters.
 
 use super::parse_tests::assert_problem;
-use super::*;
+use crate::scenario::*;
+use crate::units::Dur;
+use serde::de::DeserializeOwned;
 
 #[test]
 fn reno_ack_counting_is_selectable_and_checked() {
@@ -15,9 +17,12 @@ fn reno_ack_counting_is_selectable_and_checked() {
     match &sc.flows[0].transport {
         TransportSpec::Tcp(t) => assert_eq!(
             t.cc,
-            CcSpec::Reno {
-                counting: AckCounting::PerAck
-            }
+            CcSpec::new(
+                &crate::cc::reno::KIND,
+                &RenoConfig {
+                    counting: AckCounting::PerAck
+                }
+            )
         ),
         _ => panic!("tcp expected"),
     }
@@ -47,33 +52,47 @@ fn cc_of(cc: &str) -> CcSpec {
     }
 }
 
+/// The typed configuration of controller `kind` given as `cc`.
+fn cfg<T: DeserializeOwned>(cc: &str, kind: &str) -> T {
+    let c = cc_of(cc);
+    assert_eq!(c.name(), kind);
+    c.config().expect("the controller's configuration type")
+}
+
 fn cc_problems(cc: &str) -> Vec<Problem> {
     from_toml_str(&cc_doc(cc), "t").unwrap_err().problems
 }
 
 #[test]
 fn vegas_presets_and_overrides() {
-    assert_eq!(cc_of("\"vegas\""), CcSpec::Vegas(VegasSpec::NS2));
+    assert_eq!(cfg::<VegasSpec>("\"vegas\"", "vegas"), VegasSpec::NS2);
     assert_eq!(
-        cc_of("{ kind = \"vegas\", preset = \"linux\" }"),
-        CcSpec::Vegas(VegasSpec {
+        cfg::<VegasSpec>("{ kind = \"vegas\", preset = \"linux\" }", "vegas"),
+        VegasSpec {
             alpha: 2.0,
             beta: 4.0,
             gamma: 1.0
-        })
+        }
     );
     assert_eq!(
-        cc_of("{ kind = \"vegas\", preset = \"linux\", beta = 6, gamma = 0.5 }"),
-        CcSpec::Vegas(VegasSpec {
+        cfg::<VegasSpec>(
+            "{ kind = \"vegas\", preset = \"linux\", beta = 6, gamma = 0.5 }",
+            "vegas"
+        ),
+        VegasSpec {
             alpha: 2.0,
             beta: 6.0,
             gamma: 0.5
-        })
+        }
     );
     let ps = cc_problems("{ kind = \"vegas\", preset = \"bsd\" }");
     assert_problem(&ps, "flow[0].cc.preset", "allowed: ns2, linux");
     let ps = cc_problems("{ kind = \"vegas\", alpha = -1 }");
-    assert_problem(&ps, "flow[0].cc.alpha", "must be in [0, 1000000]");
+    assert_problem(
+        &ps,
+        "flow[0].cc.alpha",
+        "-1 is out of range; allowed 0 ≤ alpha ≤ 1000000",
+    );
     let ps = cc_problems("{ kind = \"vegas\", alpha = 5, beta = 3 }");
     assert_problem(&ps, "flow[0].cc.beta", "beta must not be below alpha");
     let ps = cc_problems("{ kind = \"vegas\", delta = 5 }");
@@ -89,15 +108,18 @@ fn vegas_presets_and_overrides() {
 #[test]
 fn westwood_filter_and_interval() {
     assert_eq!(
-        cc_of("\"westwood\""),
-        CcSpec::Westwood(WestwoodSpec::default())
+        cfg::<WestwoodSpec>("\"westwood\"", "westwood"),
+        WestwoodSpec::default()
     );
     assert_eq!(
-        cc_of("{ kind = \"westwood\", filter = \"tustin\", min_interval = \"10ms\" }"),
-        CcSpec::Westwood(WestwoodSpec {
+        cfg::<WestwoodSpec>(
+            "{ kind = \"westwood\", filter = \"tustin\", min_interval = \"10ms\" }",
+            "westwood"
+        ),
+        WestwoodSpec {
             filter: WestwoodFilter::Tustin,
             min_interval: Dur::from_millis(10),
-        })
+        }
     );
     let ps = cc_problems("{ kind = \"westwood\", filter = \"kalman\" }");
     assert_problem(&ps, "flow[0].cc.filter", "allowed: ewma, linux, tustin");
@@ -113,20 +135,27 @@ fn westwood_filter_and_interval() {
 
 #[test]
 fn cubic_parameters_are_checked() {
-    assert_eq!(cc_of("\"cubic\""), CcSpec::Cubic(CubicSpec::default()));
+    assert_eq!(cfg::<CubicSpec>("\"cubic\"", "cubic"), CubicSpec::default());
     assert_eq!(
-        cc_of("{ kind = \"cubic\", c = 0.8, beta = 0.5, fast_convergence = false }"),
-        CcSpec::Cubic(CubicSpec {
+        cfg::<CubicSpec>(
+            "{ kind = \"cubic\", c = 0.8, beta = 0.5, fast_convergence = false }",
+            "cubic"
+        ),
+        CubicSpec {
             c: 0.8,
             beta: 0.5,
             fast_convergence: false,
             reno_friendly: true,
-        })
+        }
     );
     let ps = cc_problems("{ kind = \"cubic\", beta = 1 }");
-    assert_problem(&ps, "flow[0].cc.beta", "must be in (0, 1)");
+    assert_problem(
+        &ps,
+        "flow[0].cc.beta",
+        "1 is out of range; allowed 0 < beta < 1",
+    );
     let ps = cc_problems("{ kind = \"cubic\", c = 0 }");
-    assert_problem(&ps, "flow[0].cc.c", "must be in (0, 1000000]");
+    assert_problem(&ps, "flow[0].cc.c", "allowed 0 < c ≤ 1000000");
     let ps = cc_problems("{ kind = \"cubic\", reno_friendly = \"yes\" }");
     assert_problem(&ps, "flow[0].cc.reno_friendly", "expected");
     let ps = cc_problems("{ kind = \"cubic\", hystart = true }");
@@ -139,31 +168,38 @@ fn cubic_parameters_are_checked() {
 
 #[test]
 fn fast_parameters_are_checked() {
-    assert_eq!(cc_of("\"fast\""), CcSpec::Fast(FastSpec::default()));
+    assert_eq!(cfg::<FastSpec>("\"fast\"", "fast"), FastSpec::default());
     assert_eq!(
-        cc_of("{ kind = \"fast\", alpha = 200, gamma = 0.25, every_other_rtt = true }"),
-        CcSpec::Fast(FastSpec {
+        cfg::<FastSpec>(
+            "{ kind = \"fast\", alpha = 200, gamma = 0.25, every_other_rtt = true }",
+            "fast"
+        ),
+        FastSpec {
             alpha: 200.0,
             gamma: 0.25,
             every_other_rtt: true,
             avg_window_factor: None,
             base_filter: None,
-        })
+        }
     );
-    let CcSpec::Fast(f) = cc_of("{ kind = \"fast\", avg_window_factor = 4, base_filter = 3000 }")
-    else {
-        panic!("not fast")
-    };
+    let f: FastSpec = cfg(
+        "{ kind = \"fast\", avg_window_factor = 4, base_filter = 3000 }",
+        "fast",
+    );
     assert_eq!(
         (f.avg_window_factor, f.base_filter),
         (Some(4.0), Some(3000.0))
     );
     let ps = cc_problems("{ kind = \"fast\", base_filter = 0.5 }");
-    assert_problem(&ps, "flow[0].cc.base_filter", "must be in [1, 1000000000]");
+    assert_problem(
+        &ps,
+        "flow[0].cc.base_filter",
+        "allowed 1 ≤ base_filter ≤ 1000000000",
+    );
     let ps = cc_problems("{ kind = \"fast\", alpha = 0 }");
-    assert_problem(&ps, "flow[0].cc.alpha", "must be in (0, 1000000]");
+    assert_problem(&ps, "flow[0].cc.alpha", "allowed 0 < alpha ≤ 1000000");
     let ps = cc_problems("{ kind = \"fast\", gamma = 1.5 }");
-    assert_problem(&ps, "flow[0].cc.gamma", "must be in (0, 1]");
+    assert_problem(&ps, "flow[0].cc.gamma", "allowed 0 < gamma ≤ 1");
     let ps = cc_problems("{ kind = \"fast\", beta = 1 }");
     assert_problem(
         &ps,
@@ -192,8 +228,42 @@ fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
     }
     let bad = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\ncc = \"reno\"\napp = {{ kind = \"onoff\", on = \"1s\", off = \"1s\" }}\narc = {{ filter_gain = 1.5, probing = 3 }}\n");
     let e = from_toml_str(&bad, "t").unwrap_err();
-    assert_problem(&e.problems, "flow[0].cc", "unknown key for an ARC flow");
-    assert_problem(&e.problems, "flow[0].app", "one file");
-    assert_problem(&e.problems, "flow[0].arc.filter_gain", "must be in");
+    assert_problem(
+        &e.problems,
+        "flow[0].cc",
+        "cc applies only to flows with transport = \"tcp\", \"sctp\" or \"mptcp\"; this one has transport = \"arc\"",
+    );
+    assert_problem(
+        &e.problems,
+        "flow[0].app.kind",
+        "allowed: bulk (an ARC flow sends one file)",
+    );
+    assert_problem(
+        &e.problems,
+        "flow[0].arc.filter_gain",
+        "1.5 is out of range; allowed 0 ≤ filter_gain < 1",
+    );
     assert_problem(&e.problems, "flow[0].arc.probing", "unknown key");
+}
+
+/// The worked example of docs/adding-a-controller.md (`cc/example_aimd.rs`, registered by
+/// one `#[cfg(test)]` line of `cc::CONTROLLERS`): a scenario names it, its parameters are
+/// checked from its declarations alone, and it runs, boxed, like any other controller.
+#[test]
+fn the_worked_example_controller_is_named_checked_and_run() {
+    use crate::cc::example_aimd::AimdConfig;
+    let cc: AimdConfig = cfg("{ kind = \"aimd\", b = 0.125 }", "aimd");
+    assert_eq!(cc, AimdConfig { a: 1.0, b: 0.125 });
+    let ps = cc_problems("{ kind = \"aimd\", b = 1.5 }");
+    assert_problem(
+        &ps,
+        "flow[0].cc.b",
+        "1.5 is out of range; allowed 0 < b < 1",
+    );
+    let ps = cc_problems("{ kind = \"aimd\", c = 1 }");
+    assert_problem(&ps, "flow[0].cc.c", "unknown key; allowed: kind, a, b");
+    let sc = from_toml_str(&cc_doc("\"aimd\""), "t").unwrap();
+    let r = crate::Simulation::new(sc).unwrap().finish();
+    assert!(r.flows[0].bytes_delivered > 0);
+    assert_eq!(r.flows[0].cc, "aimd");
 }

@@ -2,7 +2,7 @@
 //! files and the reference's example parse.
 
 use super::parse_tests::{parse, FULL};
-use super::*;
+use crate::scenario::*;
 use serde_json::json;
 
 /// Replace the value at every position in `v` by each of `weird`, and remove each key,

@@ -1,7 +1,35 @@
 //! Time-series sampling into columnar tables.
 
+use crate::params::{Dflt, Lit, Param, Ty};
 use crate::results::Table;
 use crate::units::{Dur, SimTime};
+
+/// Which flows and links are sampled, and how often (resolved `[trace]`).
+#[derive(Clone, Debug)]
+pub struct TraceSpec {
+    /// Sampling interval; `Dur::ZERO` turns sampling off.
+    pub interval: Dur,
+    /// Flow indices to sample.
+    pub flows: Vec<usize>,
+    /// Link indices to sample.
+    pub links: Vec<usize>,
+}
+
+/// The `[trace]` table (names are resolved when the scenario is assembled).
+pub const PARAMS: &[Param] = &[
+    Param::duration("interval", "100ms")
+        .doc("sampling interval; \"0s\" turns sampling off")
+        .source("our choice: 100 ms, fine enough for RTTs of tens of milliseconds"),
+    Param::new("flows", Ty::Selection("flow"), Dflt::Value(Lit::Str("all")))
+        .doc("flows whose window, RTT, … are sampled: flow names, or the name of a [[flow]] entry with count > 1 (all its copies)")
+        .source("all"),
+    Param::new("links", Ty::Selection("link"), Dflt::Value(Lit::Str("all")))
+        .doc("links whose queue is sampled: \"a->b\" (one direction) or the name of a [[link]] entry (both)")
+        .source("all"),
+    Param::new("max_samples", Ty::Int { min: 2, max: u64::MAX }, Dflt::None("every interval"))
+        .doc("keep at most this many sampling instants over the run: the interval widens to duration / (max_samples − 1) when it must")
+        .source("none: every interval (docs/reliability.md)"),
+];
 
 /// Column names of the per-flow table.
 pub const FLOW_COLUMNS: [&str; 6] = [

@@ -18,13 +18,13 @@
 //! The sender learns RTTmin from its first packet's report before probing (the paper's ns-2
 //! agent learns it from the SYN exchange): the first round trip carries one packet.
 
+use super::arc_config::{ArcFilterInit, ArcSpec};
 use super::tcp::rto::RttEstimator;
 use super::tcp::scoreboard::Scoreboard;
 use super::tcp::TcpReceiver;
 use crate::apps::{AppEvent, SenderApp};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
-use crate::scenario::{ArcFilterInit, ArcSpec};
 use crate::units::{Dur, Rate, SimTime};
 
 /// Largest window the sender keeps (packets): quick probing over a long RTT would otherwise

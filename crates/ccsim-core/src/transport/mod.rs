@@ -2,18 +2,39 @@
 //! sends into an outbox, and reports its next deadline.
 
 pub mod arc;
+pub mod arc_config;
 pub mod mptcp;
 pub mod sctp;
 pub mod tcp;
 pub mod udp;
 
 use crate::packet::{Packet, PacketKind};
+use crate::params::{Kind, Kinds};
 use crate::units::SimTime;
 use arc::{ArcReceiver, ArcSender};
 use mptcp::{MptcpReceiver, MptcpSender};
 use sctp::{SctpReceiver, SctpSender};
 use tcp::{TcpReceiver, TcpSender};
 use udp::{UdpSink, UdpSource};
+
+/// The transports a flow's `transport` key names. A flow's keys are its own (`name`,
+/// `from`, …) and those of its transport, side by side.
+pub const TRANSPORTS: Kinds = Kinds {
+    what: "transport",
+    list: transports,
+    note: "",
+    number: None,
+};
+
+fn transports() -> Vec<&'static Kind> {
+    vec![
+        &tcp::config::KIND,
+        &udp::KIND,
+        &arc_config::KIND,
+        &sctp::config::KIND,
+        &mptcp::config::KIND,
+    ]
+}
 
 /// One side of a flow.
 #[derive(Clone, Debug)]

@@ -4,12 +4,24 @@
 //! scaled by (1 + U(−jitter, +jitter)) from the flow's own random stream; the first at the
 //! start time, none after the stop time. The sink counts whole datagrams as delivered bytes.
 
-use crate::apps::draw_start;
+use crate::apps::{draw_start, CbrSpec, UDP_APPS};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind};
+use crate::params::{Dflt, Kind, Param, Ty};
 use crate::rng::SimRng;
-use crate::scenario::CbrSpec;
 use crate::units::{Dur, SimTime};
+
+/// The keys of a UDP flow besides the common ones.
+pub const FLOW_PARAMS: &[Param] = &[Param::new(
+    "app",
+    Ty::Kinded(&UDP_APPS),
+    Dflt::Required("an application is required, e.g. app = { kind = \"cbr\", rate = \"1Mbps\" }"),
+)
+.doc("the constant-bit-rate source")
+.source("required")];
+
+/// `transport = "udp"`.
+pub const KIND: Kind = Kind::new("udp", "UDP constant bit rate", &[FLOW_PARAMS]);
 
 /// CBR source.
 #[derive(Clone, Debug)]

@@ -12,9 +12,60 @@
 //! congestion avoidance outside loss recovery; the backoff sets ssthresh to the new window
 //! and retransmits nothing (as Linux's CWR state, which CDG uses for its delay backoffs).
 
+use crate::cc::reno::{Counting, COUNTING};
 use crate::cc::AckEvent;
-use crate::scenario::DaimdSpec;
+use crate::params::{Alt, Bound, Kind, Param};
 use crate::units::{Dur, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// DAIMD's parameters (declared in [`PARAMS`]). The paper names D0, W0 and T but gives no
+/// values; the defaults and their reasons are in docs/controllers/daimd.md.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct DaimdSpec {
+    pub d0: Dur,
+    pub d0_rtt: Option<f64>,
+    pub w0: f64,
+    pub hold: Option<Dur>,
+    pub delay_beta: f64,
+    pub counting: Counting,
+}
+
+impl Default for DaimdSpec {
+    fn default() -> DaimdSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// DAIMD's parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::duration("d0", "20ms")
+        .doc("D0: queueing delay (RTT sample − smallest RTT) at or above which delay congestion is suspected")
+        .source("our choice (the paper gives none): the threshold of Hamilton delay-based AIMD, docs/controllers/daimd.md"),
+    Param::float("d0_rtt", 0.45, Bound::Excl(0.0), Bound::None)
+        .optional("D0 is d0")
+        .doc("D0 as this fraction of the subflow's smallest RTT instead of d0 (a path-relative threshold for the sensitivity study)")
+        .source("ALGORITHMS.md §3.3.2"),
+    Param::float("w0", 4.0, Bound::Incl(0.0), Bound::None)
+        .unit("packets")
+        .doc("W0: the delay backoff is allowed only while cwnd > W0")
+        .source("our choice (the paper gives none), docs/controllers/daimd.md"),
+    Param::duration("hold", "srtt")
+        .alt(Alt::Word("srtt", "one smoothed RTT of the subflow"))
+        .doc("T: how long the delay condition must hold before a backoff, and the quiet time after one")
+        .source("our choice (the paper gives none): one smoothed RTT, docs/controllers/daimd.md"),
+    Param::float("delay_beta", 0.7, Bound::Excl(0.0), Bound::Excl(1.0))
+        .doc("multiplicative decrease on delay congestion")
+        .source("González et al. 2016, eq. (1) (0.7)"),
+    COUNTING,
+];
+
+/// `cc = "daimd"`.
+pub const KIND: Kind = Kind::new(
+    "daimd",
+    "LIA with a delay-triggered decrease, González et al. 2016 (docs/controllers/daimd.md)",
+    &[PARAMS],
+);
 
 /// DAIMD detector state of one subflow.
 #[derive(Clone, Debug)]

@@ -27,12 +27,92 @@ pub mod lia;
 pub mod olia;
 pub mod wvegas;
 
-use super::reno::{reno_increase, reno_loss, Counting};
+use super::reno::{reno_increase, reno_loss, Counting, COUNTING};
 use super::{AckEvent, CongestionControl, CongestionEvent, CongestionKind, RoundEvent};
-use crate::scenario::CoupledSpec;
+use crate::params::{Kind, Kinds, Param};
 use crate::units::{Bytes, Dur, SimTime};
-use daimd::Daimd;
-use wvegas::Wvegas;
+use daimd::{Daimd, DaimdSpec};
+use serde::{Deserialize, Serialize};
+use wvegas::{Wvegas, WvegasSpec};
+
+/// Coupled congestion controller of an MPTCP connection (the `cc` of an MPTCP flow).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum CoupledSpec {
+    /// Each subflow runs Reno on its own (no coupling): the baseline RFC 6356 improves on.
+    Reno {
+        /// ACK counting in congestion avoidance.
+        counting: Counting,
+    },
+    /// Linked Increases (RFC 6356).
+    Lia {
+        /// ACK counting in congestion avoidance.
+        counting: Counting,
+    },
+    /// Opportunistic LIA (Khalili et al., CoNEXT 2012).
+    Olia {
+        /// ACK counting in congestion avoidance.
+        counting: Counting,
+    },
+    /// Balanced Linked Adaptation (Peng et al., ToN 2016).
+    Balia {
+        /// ACK counting in congestion avoidance.
+        counting: Counting,
+    },
+    /// Weighted Vegas (Cao, Xu & Fu, ICNP 2012).
+    Wvegas(WvegasSpec),
+    /// LIA plus a delay-triggered decrease (González et al., MELECON 2016).
+    Daimd(DaimdSpec),
+}
+
+impl CoupledSpec {
+    /// The controller's name as written in scenarios.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CoupledSpec::Reno { .. } => "reno",
+            CoupledSpec::Lia { .. } => "lia",
+            CoupledSpec::Olia { .. } => "olia",
+            CoupledSpec::Balia { .. } => "balia",
+            CoupledSpec::Wvegas(_) => "wvegas",
+            CoupledSpec::Daimd(_) => "daimd",
+        }
+    }
+}
+
+const COUNTING_ONLY: &[Param] = &[COUNTING];
+
+/// The coupled controllers an MPTCP flow's `cc` can name.
+pub const COUPLED_KINDS: Kinds = Kinds {
+    what: "coupled controller",
+    list: || vec![&LIA, &OLIA, &BALIA, &wvegas::KIND, &daimd::KIND, &RENO],
+    note: "",
+    number: None,
+};
+
+/// `cc = "lia"`.
+pub const LIA: Kind = Kind::new(
+    "lia",
+    "Linked Increases, RFC 6356 (docs/controllers/lia.md)",
+    &[COUNTING_ONLY],
+);
+/// `cc = "olia"`.
+pub const OLIA: Kind = Kind::new(
+    "olia",
+    "Opportunistic LIA, Khalili et al. 2012 (docs/controllers/olia.md)",
+    &[COUNTING_ONLY],
+);
+/// `cc = "balia"`.
+pub const BALIA: Kind = Kind::new(
+    "balia",
+    "Balanced Linked Adaptation, Peng et al. 2016 (docs/controllers/balia.md)",
+    &[COUNTING_ONLY],
+);
+/// `cc = "reno"` on an MPTCP flow: uncoupled subflows.
+pub const RENO: Kind = Kind::new(
+    "reno",
+    "uncoupled Reno on every subflow (docs/controllers/mptcp-reno.md)",
+    &[COUNTING_ONLY],
+);
 
 /// What a controller may know of one subflow of its connection (itself included).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -23,7 +23,48 @@
 
 use super::SubflowView;
 use crate::cc::AckEvent;
-use crate::scenario::WvegasSpec;
+use crate::params::{Bound, Kind, Param};
+use serde::{Deserialize, Serialize};
+
+/// wVegas's parameters (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct WvegasSpec {
+    pub total_alpha: f64,
+    pub initial_alpha: f64,
+    pub gamma: f64,
+}
+
+impl Default for WvegasSpec {
+    fn default() -> WvegasSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// wVegas's parameter table.
+pub const PARAMS: &[Param] = &[
+    Param::float("total_alpha", 10.0, Bound::Excl(0.0), Bound::None)
+        .unit("packets")
+        .doc(
+            "packets the whole connection aims to keep queued, shared out by the subflows' weights",
+        )
+        .source("Linux MPTCP net/mptcp/mptcp_wvegas.c total_alpha = 10"),
+    Param::float("initial_alpha", 2.0, Bound::Excl(0.0), Bound::None)
+        .unit("packets")
+        .doc("each subflow's target before its first weight is computed, and its floor")
+        .source("Linux MPTCP net/mptcp/mptcp_wvegas.c initial_alpha = 2"),
+    Param::float("gamma", 1.0, Bound::Excl(0.0), Bound::None)
+        .unit("packets")
+        .doc("slow-start exit threshold on the queued-packets estimate")
+        .source("Linux MPTCP net/mptcp/mptcp_wvegas.c gamma = 1"),
+];
+
+/// `cc = "wvegas"`.
+pub const KIND: Kind = Kind::new(
+    "wvegas",
+    "Weighted Vegas, Cao, Xu & Fu 2012 (docs/controllers/wvegas.md)",
+    &[PARAMS],
+);
 
 /// Result of a round decision.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,14 +13,16 @@
 //! The agent is sans-IO like the transports: the simulation gives it link prices and link
 //! state, delivers announcements to it, and sends what it queues in `outbox`.
 
+pub mod config;
 pub mod table;
 
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
+use crate::net::link_config::LinkSpec;
 use crate::packet::{Packet, PacketKind};
 use crate::results::Table;
 use crate::rng::SimRng;
-use crate::scenario::{DvSpec, LinkSpec};
 use crate::units::{Dur, SimTime};
+pub use config::{DvInitial, DvSpec, LinkEvent};
 use table::{DestTable, Row};
 
 /// Flag on a route announcement: the announced route is improper.

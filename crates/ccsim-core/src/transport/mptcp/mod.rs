@@ -21,10 +21,12 @@
 //! join time), connection-level reinjection of data stuck on a failed subflow, and the
 //! data-level FIN. Every segment of a finite transfer is sent full-sized.
 
+pub mod config;
 pub mod reassembly;
 pub mod receiver;
 pub mod scheduler;
 pub mod sender;
 
+pub use config::{MptcpSpec, SchedulerSpec};
 pub use receiver::MptcpReceiver;
 pub use sender::MptcpSender;

@@ -1,10 +1,10 @@
 //! The MPTCP receiver: one TCP receiver per subflow (subflow ACKs and SACKs, delayed
 //! ACKs) and a connection-level reassembly buffer. Every ACK carries the data ACK.
 
+use super::config::MptcpSpec;
 use super::reassembly::Reassembly;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::Packet;
-use crate::scenario::MptcpSpec;
 use crate::transport::tcp::TcpReceiver;
 use crate::units::SimTime;
 

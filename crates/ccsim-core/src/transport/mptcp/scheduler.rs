@@ -1,6 +1,6 @@
 //! The MPTCP packet scheduler: which subflow carries the next new segment.
 
-use crate::scenario::SchedulerSpec;
+use super::config::SchedulerSpec;
 
 /// What the scheduler knows of a subflow that has room for a new segment.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,14 +2,16 @@
 //! space, their coupled controllers refreshed with a view of all subflows before every
 //! event.
 
+use super::config::MptcpSpec;
 use super::scheduler::{Candidate, Scheduler};
 use crate::apps::{draw_start, SenderApp};
+use crate::apps::{StartSpec, TcpApp};
 use crate::cc::coupled::{Backoff, SubflowView};
 use crate::cc::AnyCc;
+use crate::cc::CcSpec;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::Packet;
 use crate::rng::SimRng;
-use crate::scenario::{CcSpec, MptcpSpec, StartSpec, TcpApp};
 use crate::transport::tcp::TcpSender;
 use crate::units::SimTime;
 

@@ -16,12 +16,14 @@
 //! the RTX-SAME / RTX-SSTHRESH / RTX-CWND retransmission policies and, as an option,
 //! CMT-PF's potentially-failed destinations with heartbeats (`pf.rs`).
 
+pub mod config;
 pub mod gaps;
 mod pf;
 mod receiver;
 mod sack;
 mod sender;
 
+pub use config::{CwndRule, RtxPolicy, SctpSpec};
 pub use receiver::SctpReceiver;
 pub use sender::{SctpSender, SctpStats};
 

@@ -19,8 +19,8 @@
 
 use super::gaps::gap_block;
 use super::sender::{ChunkState, DestStatus, SctpSender};
+use crate::cc::cmt::{BerpAttribution, CmtCcSpec};
 use crate::packet::Packet;
-use crate::scenario::{BerpAttribution, CmtCcSpec};
 use crate::units::SimTime;
 
 /// What one SACK did for one destination.

@@ -9,7 +9,8 @@ use crate::apps::SenderApp;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{PacketKind, FLAG_RETX};
 use crate::rng::SimRng;
-use crate::scenario::{SctpSpec, StartSpec, TcpApp};
+use crate::apps::{StartSpec, TcpApp};
+use crate::transport::sctp::config::SctpSpec;
 use crate::units::{Bytes, Dur};
 
 const MTU: f64 = 1500.0;

@@ -6,10 +6,11 @@ use super::super::sender::DestStatus;
 use super::super::{SctpReceiver, FLAG_DAC_TWO, FLAG_HEARTBEAT};
 use super::*;
 use crate::apps::SenderApp;
+use crate::apps::{StartSpec, TcpApp};
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::PacketKind;
 use crate::rng::SimRng;
-use crate::scenario::{SctpSpec, StartSpec, TcpApp};
+use crate::transport::sctp::config::SctpSpec;
 use crate::units::{Bytes, Dur};
 
 const MTU: f64 = 1500.0;
@@ -234,9 +235,9 @@ fn rtx_policies_choose_the_destination() {
     let (mut s, _) = sender(spec.clone(), 2);
     s.cc.paths[1].cwnd = 10.0 * MTU;
     assert_eq!(s.rtx_dest(0), Some(1), "RTX-CWND: the larger cwnd");
-    s.spec.rtx_policy = crate::scenario::RtxPolicy::Same;
+    s.spec.rtx_policy = crate::transport::sctp::config::RtxPolicy::Same;
     assert_eq!(s.rtx_dest(0), Some(0));
-    s.spec.rtx_policy = crate::scenario::RtxPolicy::Ssthresh;
+    s.spec.rtx_policy = crate::transport::sctp::config::RtxPolicy::Ssthresh;
     s.cc.paths[0].ssthresh = 1e6;
     assert_eq!(s.rtx_dest(1), Some(0), "RTX-SSTHRESH: the larger ssthresh");
 }
@@ -249,7 +250,7 @@ fn ns2_cwnd_rule_counts_chunks_and_rounds_a_fractional_window_up() {
         max_burst: 0,
         rwnd: 1 << 30,
         init_cwnd_bytes: Some(4380),
-        cwnd_rule: crate::scenario::CwndRule::Ns2,
+        cwnd_rule: crate::transport::sctp::config::CwndRule::Ns2,
         ..SctpSpec::default()
     };
     let (_, out) = sender(ns2.clone(), 0);
@@ -257,7 +258,7 @@ fn ns2_cwnd_rule_counts_chunks_and_rounds_a_fractional_window_up() {
     // The same 4380 B under whole packets: 2 · 1468 fits, 3 · 1468 = 4404 does not.
     let (_, out) = sender(
         SctpSpec {
-            cwnd_rule: crate::scenario::CwndRule::WholePackets,
+            cwnd_rule: crate::transport::sctp::config::CwndRule::WholePackets,
             ..ns2.clone()
         },
         0,

@@ -3,12 +3,12 @@
 //! room), T3-rtx timers and the RTX policies. SACK processing is in `sack.rs`, CMT-PF's
 //! destination states and heartbeats in `pf.rs`.
 
+use super::config::{CwndRule, RtxPolicy, SctpSpec};
 use super::{DATA_CHUNK_HEADER, FLAG_DAC_TWO, FLAG_HEARTBEAT};
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::cmt::CmtWindows;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_RETX};
-use crate::scenario::{CwndRule, RtxPolicy, SctpSpec};
 use crate::transport::tcp::rto::RttEstimator;
 use crate::units::SimTime;
 use std::collections::VecDeque;

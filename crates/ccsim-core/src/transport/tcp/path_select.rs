@@ -16,9 +16,80 @@
 //!
 //! Choices the paper leaves open (ALGORITHMS.md §3.2.2) are parameters of `SelectSpec`.
 
+use crate::params::{Dflt, Kind, Kinds, Param, Ty};
 use crate::rng::SimRng;
-use crate::scenario::{DropMetric, SelectKind, SelectSpec};
 use crate::units::Dur;
+use serde::{Deserialize, Serialize};
+
+/// MATCP path selector (Dimopoulos et al. 2006, §2.2.1; ALGORITHMS.md §3.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SelectKind {
+    /// Fewest drops.
+    Drop,
+    /// Smallest queueing delay (smoothed RTT at flow end − the path's minimum RTT).
+    RttVar,
+    /// Smallest smoothed RTT.
+    Rtt,
+    /// Random, with probability (RTT_total − RTT_x) / Σ_y (RTT_total − RTT_y).
+    Wrtt,
+}
+
+/// What the Drop selector counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropMetric {
+    /// Retransmitted segments since the last refresh (the default).
+    #[default]
+    Count,
+    /// Retransmitted segments per segment sent since the last refresh.
+    PerPacket,
+}
+
+/// Path selection parameters (declared in [`PARAMS`]; `kind` names the selector).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct SelectSpec {
+    pub kind: SelectKind,
+    pub refresh: u32,
+    pub drop_metric: DropMetric,
+}
+
+/// The parameters of every selector.
+pub const PARAMS: &[Param] = &[
+    Param::new("refresh", Ty::Int { min: 1, max: 1 << 20 }, Dflt::Later("the number of paths"))
+        .doc("refresh constant R: after R consecutive flows on one path every metric is zeroed (drop, rttvar, rtt)")
+        .source("ALGORITHMS.md §3.2.2 item 3 (the paper leaves R open): the number of paths"),
+    Param::choice("drop_metric", "count", &["count", "per_packet"])
+        .doc("what the drop selector counts: retransmitted segments, or retransmissions per segment sent, since the last refresh")
+        .source("the paper counts drops (ALGORITHMS.md §3.2.2)"),
+];
+
+const fn selector(name: &'static str, about: &'static str) -> Kind {
+    Kind::new(name, about, &[PARAMS])
+}
+
+/// The selectors of a TCP flow's `select` (in `SelectKind` order).
+pub const SELECT_KINDS: Kinds = Kinds {
+    what: "path selector",
+    list: || {
+        static K: [Kind; 4] = [
+            selector("drop", "fewest drops"),
+            selector(
+                "rttvar",
+                "smallest queueing delay (smoothed RTT − minimum RTT)",
+            ),
+            selector("rtt", "smallest smoothed RTT"),
+            selector(
+                "wrtt",
+                "random, weighted by RTT_total − RTT_x (the paper's eq. (2))",
+            ),
+        ];
+        K.iter().collect()
+    },
+    note: "",
+    number: None,
+};
 
 /// What a finished flow (connection) learned about its path.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

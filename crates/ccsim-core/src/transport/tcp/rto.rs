@@ -1,7 +1,41 @@
 //! RTT estimation and the retransmission timeout (RFC 6298).
 
-use crate::scenario::RtoSpec;
+use crate::params::Param;
 use crate::units::{Dur, SimTime};
+use serde::{Deserialize, Serialize};
+
+/// Retransmission timer parameters (declared in [`PARAMS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in PARAMS
+pub struct RtoSpec {
+    pub min: Dur,
+    pub max: Dur,
+    pub initial: Dur,
+    pub granularity: Dur,
+}
+
+impl Default for RtoSpec {
+    /// TCP's (RFC 6298); ARC and SCTP override some (their `Kind::layers`).
+    fn default() -> RtoSpec {
+        crate::params::defaults(PARAMS)
+    }
+}
+
+/// The `rto` table of TCP, ARC and SCTP flows (RFC 6298's estimator).
+pub const PARAMS: &[Param] = &[
+    Param::duration("min", "1s")
+        .doc("lower bound of the RTO")
+        .source("RFC 6298 §2.4 (1 s); ns-2.35 ns-default.tcl:956 minrto_ 0.2 s: set it for ns-2-era reproductions"),
+    Param::positive_duration("max", "60s")
+        .doc("upper bound of the RTO, also of its exponential backoff; at least min")
+        .source("RFC 6298 §2.5 (at least 60 s); ns-2.35 ns-default.tcl:954 maxrto_ 60 s (100 000 s before ns-2.32)"),
+    Param::positive_duration("initial", "1s")
+        .doc("RTO before the first RTT sample")
+        .source("RFC 6298 §2.1 (1 s)"),
+    Param::duration("granularity", "1ms")
+        .doc("clock granularity G in RTO = SRTT + max(G, 4·RTTVAR)")
+        .source("our choice: 1 ms, a modern kernel's timer (RFC 6298 §2.3 leaves G to the implementation; ns-2.35 ns-default.tcl:952 tcpTick_ 10 ms)"),
+];
 
 /// RFC 6298 state: SRTT, RTTVAR, RTO with exponential backoff, plus sample statistics.
 #[derive(Clone, Debug)]

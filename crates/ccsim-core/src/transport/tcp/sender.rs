@@ -6,6 +6,7 @@
 //! transfer may be shorter), as in ns-2. Congestion avoidance is delegated to a
 //! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1) is chosen independently.
 
+use super::config::{RecoverySpec, TcpSpec};
 use super::path_select::{FlowOutcome, PathSelector};
 use super::rto::RttEstimator;
 use super::scoreboard::Scoreboard;
@@ -15,7 +16,6 @@ use crate::cc::{
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
-use crate::scenario::{RecoverySpec, TcpSpec};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
@@ -153,13 +153,15 @@ impl TcpSender {
     }
 
     fn fresh_cc(cfg: &TcpSpec) -> AnyCc {
-        AnyCc::build(
-            &cfg.cc,
-            CcContext {
-                mss: Bytes(cfg.mss as u64),
-                init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
-            },
-        )
+        let ctx = CcContext {
+            mss: Bytes(cfg.mss as u64),
+            init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
+        };
+        match AnyCc::build(&cfg.cc, ctx) {
+            Ok(cc) => cc,
+            // `scenario::assemble` builds every flow's controller once, so this cannot fail.
+            Err(e) => unreachable!("controller checked when the scenario was read: {e}"),
+        }
     }
 
     fn mss(&self) -> u64 {

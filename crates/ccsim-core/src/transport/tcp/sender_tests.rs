@@ -11,7 +11,9 @@
 use super::*;
 use crate::packet::SackBlock;
 use crate::rng::SimRng;
-use crate::scenario::{AckCounting, CcSpec, StartSpec, TcpApp};
+use crate::apps::{StartSpec, TcpApp};
+use crate::cc::reno::{Counting as AckCounting, RenoConfig};
+use crate::cc::CcSpec;
 use crate::units::Dur;
 use std::collections::HashMap;
 use RecoverySpec::{Fack, NewReno, Reno, Sack, Sack1};
@@ -44,9 +46,12 @@ fn cfg(recovery: RecoverySpec, iw: u32) -> TcpSpec {
 /// congestion-avoidance step of a single ACK is one known number.
 fn per_ack(c: TcpSpec) -> TcpSpec {
     TcpSpec {
-        cc: CcSpec::Reno {
-            counting: AckCounting::PerAck,
-        },
+        cc: CcSpec::new(
+            &crate::cc::reno::KIND,
+            &RenoConfig {
+                counting: AckCounting::PerAck,
+            },
+        ),
         ..c
     }
 }

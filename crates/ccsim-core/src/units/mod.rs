@@ -1,9 +1,15 @@
 //! Units as newtypes: simulated time in integer nanoseconds, sizes in bytes, rates in bit/s.
 //!
 //! Plain `u64`s never carry a time, size or rate across a module boundary. Human strings
-//! ("10Mbps", "5ms", "1GB", "333p") are parsed only at the scenario boundary
-//! (`scenario::parse`), never here.
+//! ("10Mbps", "5ms", "1GB", "333p") are read and written by `parse`, used only where
+//! parameters are read (`params`), never on the simulation path.
+//!
+//! The serde forms are the plain integers (nanoseconds, bytes, bit/s): they are what the
+//! parameter reader hands to the components' configuration types (`params::Resolved`).
 
+pub mod parse;
+
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
@@ -12,19 +18,31 @@ const NS_PER_SEC: u64 = 1_000_000_000;
 /// An instant of simulated time: nanoseconds since the start of the run.
 ///
 /// `u64` nanoseconds cover 584 years, so planetary runs (RTT 2000 s, hours simulated) fit.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
 pub struct SimTime(pub u64);
 
 /// A span of simulated time in nanoseconds.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
 pub struct Dur(pub u64);
 
 /// A size in bytes.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
 pub struct Bytes(pub u64);
 
 /// A rate in bits per second.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
 pub struct Rate(pub u64);
 
 impl SimTime {

@@ -1,5 +1,5 @@
 //! Unit strings of scenario documents: durations ("5ms"), rates ("10Mbps"), sizes ("1GB")
-//! and packet counts ("333p").
+//! and packet counts ("333p"), read and written.
 //!
 //! A quantity is a non-negative decimal number immediately followed by a unit, with no space
 //! between them and no exponent: `"1.5Gbps"`, `"0.1s"`, `"64KiB"`. The number is converted
@@ -9,8 +9,7 @@
 //! Every error is a full sentence that quotes the input, says what was expected and gives
 //! an example, so the parser can report it as is.
 
-use super::model::QueueLimit;
-use crate::units::{Bytes, Dur, Rate};
+use super::{Bytes, Dur, Rate};
 
 /// One family of units: what it measures and each unit's size in the base unit.
 struct Family {
@@ -317,15 +316,24 @@ pub fn parse_packets(s: &str) -> Result<u64, String> {
     parse_in(s, &PACKETS)
 }
 
+/// A number of packets or of bytes (a queue limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketsOrBytes {
+    /// Packets.
+    Packets(u64),
+    /// Bytes.
+    Bytes(u64),
+}
+
 /// A queue limit: packets (`"333p"`) or a size in bytes (`"500KB"`). A bare integer in a
 /// document means packets; that case is handled by the document parser.
-pub fn parse_queue_limit(s: &str) -> Result<QueueLimit, String> {
+pub fn parse_queue_limit(s: &str) -> Result<PacketsOrBytes, String> {
     let t = s.trim();
     let unit = split_number(t).map(|(_, _, rest)| rest);
     match unit {
-        Some("p") => parse_packets(s).map(QueueLimit::Packets),
+        Some("p") => parse_packets(s).map(PacketsOrBytes::Packets),
         Some(u) if SIZE.units.iter().any(|(x, _)| *x == u) => {
-            parse_size(s).map(|b| QueueLimit::Bytes(b.0))
+            parse_size(s).map(|b| PacketsOrBytes::Bytes(b.0))
         }
         _ => {
             let mut msg = format!(
@@ -344,6 +352,65 @@ pub fn parse_queue_limit(s: &str) -> Result<QueueLimit, String> {
             }
             Err(msg)
         }
+    }
+}
+
+/// `n` base units written with the largest unit of `fam` that keeps it a whole number.
+fn format_in(n: u64, fam: &Family) -> String {
+    let unit = fam
+        .units
+        .iter()
+        .filter(|(u, m)| n as u128 % m == 0 && fam.listed.contains(*u))
+        .max_by_key(|(_, m)| *m)
+        .unwrap_or(&fam.units[0]);
+    format!("{}{}", n as u128 / unit.1, unit.0)
+}
+
+/// A duration as a document would write it, in ns, us, ms or s: `"100ms"`, `"60s"`.
+pub fn format_duration(d: Dur) -> String {
+    if d.0 == 0 {
+        return "0s".into();
+    }
+    let fam = Family {
+        units: &DURATION.units[..5],
+        ..DURATION
+    };
+    format_in(d.0, &fam)
+}
+
+/// A rate as a document would write it: `"10Mbps"`.
+pub fn format_rate(r: Rate) -> String {
+    format_in(r.0, &RATE)
+}
+
+/// A size in bytes as a document would write it, in decimal units: `"1500B"`, `"1MB"`.
+pub fn format_size(b: Bytes) -> String {
+    if b.0 == 0 {
+        return "0B".into();
+    }
+    let fam = Family {
+        units: &SIZE.units[..6],
+        ..SIZE
+    };
+    format_in(b.0, &fam)
+}
+
+/// A size as briefly as it can be written exactly, in decimal or binary units:
+/// `"1MiB"`, `"1MB"`, `"1460B"`.
+pub fn format_size_short(b: Bytes) -> String {
+    let decimal = format_size(b);
+    let binary = match (1..=4)
+        .rev()
+        .map(|k| (k, 1u64 << (10 * k)))
+        .find(|(_, m)| b.0 > 0 && b.0 % m == 0)
+    {
+        Some((k, m)) => format!("{}{}", b.0 / m, ["", "KiB", "MiB", "GiB", "TiB"][k]),
+        None => decimal.clone(),
+    };
+    if binary.len() < decimal.len() {
+        binary
+    } else {
+        decimal
     }
 }
 
@@ -480,9 +547,15 @@ mod tests {
         assert!(parse_packets("1.5p").unwrap_err().contains("whole number"));
         assert!(parse_packets("333").unwrap_err().contains("\"333p\""));
         assert!(parse_packets("3 p").unwrap_err().contains("no space"));
-        assert_eq!(parse_queue_limit("333p"), Ok(QueueLimit::Packets(333)));
-        assert_eq!(parse_queue_limit("500KB"), Ok(QueueLimit::Bytes(500_000)));
-        assert_eq!(parse_queue_limit("64KiB"), Ok(QueueLimit::Bytes(65_536)));
+        assert_eq!(parse_queue_limit("333p"), Ok(PacketsOrBytes::Packets(333)));
+        assert_eq!(
+            parse_queue_limit("500KB"),
+            Ok(PacketsOrBytes::Bytes(500_000))
+        );
+        assert_eq!(
+            parse_queue_limit("64KiB"),
+            Ok(PacketsOrBytes::Bytes(65_536))
+        );
         let e = parse_queue_limit("10ms").unwrap_err();
         assert!(e.contains("\"333p\"") && e.contains("\"500KB\""), "{e}");
         let e = parse_queue_limit("333 p").unwrap_err();
@@ -491,6 +564,27 @@ mod tests {
         assert!(e.contains("negative"), "{e}");
         let e = parse_queue_limit("333").unwrap_err();
         assert!(e.contains("missing"), "{e}");
+    }
+
+    #[test]
+    fn formatting_reads_back() {
+        assert_eq!(format_duration(Dur::from_millis(100)), "100ms");
+        assert_eq!(format_duration(Dur::from_secs(120)), "120s");
+        assert_eq!(format_duration(Dur(1500)), "1500ns");
+        assert_eq!(format_duration(Dur::ZERO), "0s");
+        assert_eq!(format_rate(Rate(1_500_000_000)), "1500Mbps");
+        assert_eq!(format_size(Bytes(65_536)), "65536B");
+        assert_eq!(format_size(Bytes(1_000_000)), "1MB");
+        assert_eq!(format_size_short(Bytes(1 << 20)), "1MiB");
+        assert_eq!(format_size_short(Bytes(1_000_000)), "1MB");
+        assert_eq!(format_size_short(Bytes(1460)), "1460B");
+        assert_eq!(
+            parse_size(&format_size_short(Bytes(65_536))),
+            Ok(Bytes(65_536))
+        );
+        for d in [1, 999, 1_000_000, 3_600_000_000_000, 7_200_000_000_001] {
+            assert_eq!(parse_duration(&format_duration(Dur(d))), Ok(Dur(d)));
+        }
     }
 
     #[test]

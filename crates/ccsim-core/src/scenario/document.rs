@@ -1,0 +1,292 @@
+//! The document's own structure — its top-level tables and the keys every `[[flow]]` entry
+//! has — and the first pass, which reads the whole document with the declarations of the
+//! components each table configures.
+
+use crate::net::dv::config::{EVENT_PARAMS, ROUTING_KINDS};
+use crate::net::link_config;
+use crate::params::read::{check_keys, read_flat, read_kinded, read_table, table, Scope};
+use crate::params::text::{describe, index};
+use crate::params::{Cx, Dflt, Layer, Param, Resolved, Ty};
+use crate::transport::TRANSPORTS;
+use crate::{sim_config, trace};
+use serde_json::Value;
+
+/// Most flows one `[[flow]]` entry may expand to (guards against a typo allocating
+/// millions of flows).
+pub const MAX_COUNT: u64 = 100_000;
+
+const NAME: Ty = Ty::Text;
+
+/// The names of `transport::TRANSPORTS` (a test checks they agree).
+pub const TRANSPORT_NAMES: &[&str] = &["tcp", "udp", "arc", "sctp", "mptcp"];
+
+/// The keys every `[[flow]]` entry has; its `transport` brings the rest.
+pub const FLOW_PARAMS: &[Param] = &[
+    Param::new("name", NAME, Dflt::Later("\"flow<i>\", i the entry's index"))
+        .doc("unique flow name; with count > 1 the flows are named \"<name>.0\", \"<name>.1\", …")
+        .source("flow<i>"),
+    Param::new("from", NAME, Dflt::Required("the source node is required, e.g. from = \"s1\""))
+        .doc("source host; must appear in a link")
+        .source("required"),
+    Param::new("to", NAME, Dflt::Required("the destination node is required, e.g. to = \"d1\""))
+        .doc("destination host; must differ from from and be reachable (and, except for UDP, reach back)")
+        .source("required"),
+    Param::choice("transport", "tcp", TRANSPORT_NAMES)
+        .doc("the transport: its keys sit beside these (see the transport's table)")
+        .source("TCP"),
+    Param::int("count", 1, 1, MAX_COUNT)
+        .doc("replicate the entry")
+        .source("one flow"),
+    Param::new(
+        "paths",
+        Ty::List {
+            of: &Ty::List {
+                of: &NAME,
+                len: None,
+                what: "a list of node names",
+            },
+            len: None,
+            what: "a list of node lists, e.g. paths = [[\"s\", \"a\", \"d\"]]",
+        },
+        Dflt::None("the routing table"),
+    )
+    .doc("pin the flow's packets to explicit node paths (one per subflow or destination for multipath transports; several with select for TCP)")
+    .source("the routing table"),
+];
+
+/// A `[[flow]]` entry: common keys, and a transport whose keys sit beside them.
+pub const FLOW: Ty = Ty::Flat {
+    common: FLOW_PARAMS,
+    tag: "transport",
+    kinds: &TRANSPORTS,
+};
+
+/// The top level of a scenario document.
+pub const TOP_PARAMS: &[Param] = &[
+    Param::new(
+        "simulation",
+        Ty::Table(sim_config::PARAMS),
+        Dflt::Required("a [simulation] table with at least duration = \"...\" is required"),
+    )
+    .doc("run length, seed, routing metric, link model, threads")
+    .source("required"),
+    Param::table("trace", trace::PARAMS)
+        .doc("what is sampled into time series")
+        .source("every flow and link every 100 ms"),
+    Param::new(
+        "link",
+        Ty::List {
+            of: &Ty::Table(link_config::PARAMS),
+            len: None,
+            what: "a list of link tables ([[link]] entries in TOML)",
+        },
+        Dflt::Required(
+            "at least one [[link]] entry is required, e.g. [[link]] between = [\"a\", \"b\"], \
+             rate = \"10Mbps\", delay = \"10ms\"",
+        ),
+    )
+    .doc("the network; nodes are created by naming them in links")
+    .source("required"),
+    Param::new(
+        "flow",
+        Ty::List {
+            of: &FLOW,
+            len: None,
+            what: "a list of flow tables ([[flow]] entries in TOML)",
+        },
+        Dflt::None("no traffic"),
+    )
+    .doc("the traffic")
+    .source("none"),
+    Param::kinded("routing", &ROUTING_KINDS, "static")
+        .doc("static shortest paths, or adaptive distance-vector routing (docs/routing.md)")
+        .source("static"),
+    Param::new(
+        "event",
+        Ty::List {
+            of: &Ty::Table(EVENT_PARAMS),
+            len: None,
+            what: "a list of event tables ([[event]] entries in TOML)",
+        },
+        Dflt::None("no events"),
+    )
+    .doc("scheduled link failures and recoveries (docs/routing.md)")
+    .source("none"),
+    Param::new("$schema", NAME, Dflt::None("none"))
+        .doc("the JSON Schema an editor checks the document with; ignored by ccsim")
+        .source("none"),
+];
+
+/// The JSON Schema of scenario documents, for editors (python/ccsim/schema/
+/// scenario.schema.json; `cargo run -p ccsim-core --example gen_schema` writes it).
+pub fn schema() -> Value {
+    crate::params::schema::document_schema(
+        TOP_PARAMS,
+        "ccsim scenario",
+        "A ccsim scenario document (docs/scenario.md; every parameter in docs/parameters.md). \
+         Generated from the components' parameter declarations; ccsim itself also checks \
+         what a schema cannot (node names, routes, min < max).",
+    )
+}
+
+/// The parameter reference (docs/parameters.md; written by the same example).
+pub fn reference() -> String {
+    crate::params::reference::markdown(
+        TOP_PARAMS,
+        "Scenario parameters: reference",
+        "Every key of a scenario document, generated from the parameter declarations next to \
+         each component's code (`cargo run -p ccsim-core --example gen_schema` rewrites this \
+         file; a test fails when it is stale). [scenario.md](scenario.md) explains the format \
+         with examples; this page lists each key's type, range or allowed values, default \
+         and where the default comes from. Units: durations such as `\"10ms\"`, rates such \
+         as `\"10Mbps\"`, sizes such as `\"1500B\"` (or an integer number of bytes) and \
+         packet counts such as `\"50p\"` (or an integer); see [scenario.md](scenario.md#units).",
+    )
+}
+
+/// One `[[flow]]` entry as read: its common keys and its transport's (`None` when the
+/// transport is unknown).
+#[derive(Clone, Debug)]
+pub struct FlowDoc {
+    /// Index of the entry.
+    pub index: usize,
+    /// name, from, to, transport, count, paths.
+    pub common: Resolved,
+    /// The transport's keys.
+    pub transport: Option<Resolved>,
+}
+
+/// The document as read: every table resolved that could be (problems are in the `Cx`).
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    /// `[simulation]` (`None` if missing or not a table).
+    pub simulation: Option<Resolved>,
+    /// `[trace]`.
+    pub trace: Option<Resolved>,
+    /// `[[link]]` entries that are tables, with their index.
+    pub links: Vec<(usize, Resolved)>,
+    /// `[[flow]]` entries that are tables.
+    pub flows: Vec<FlowDoc>,
+    /// `[routing]`.
+    pub routing: Option<Resolved>,
+    /// `[[event]]` entries that are tables, with their index.
+    pub events: Vec<(usize, Resolved)>,
+}
+
+/// Read the whole document; `profiles` are layers of defaults applied to every flow (most
+/// specific first).
+pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc> {
+    let top = match doc {
+        Value::Object(m) => m,
+        other => {
+            cx.err(
+                "",
+                format!(
+                    "expected a table (the whole scenario document), found {}",
+                    describe(other)
+                ),
+            );
+            return None;
+        }
+    };
+    let names: Vec<&str> = TOP_PARAMS.iter().map(|p| p.name).collect();
+    check_keys(cx, "", top, &names);
+    let mut out = Doc::default();
+    let none = Scope::default();
+    match top.get("simulation") {
+        Some(v) => out.simulation = read_table(cx, "simulation", v, sim_config::PARAMS, &none),
+        None => cx.err(
+            "simulation",
+            "missing; a [simulation] table with at least duration = \"...\" is required",
+        ),
+    }
+    out.trace = match top.get("trace") {
+        Some(v) => read_table(cx, "trace", v, trace::PARAMS, &none),
+        None => read_table(
+            cx,
+            "trace",
+            &Value::Object(Default::default()),
+            trace::PARAMS,
+            &none,
+        ),
+    };
+    match top.get("link") {
+        None => cx.err(
+            "link",
+            "missing; at least one [[link]] entry is required, e.g. [[link]] between = \
+             [\"a\", \"b\"], rate = \"10Mbps\", delay = \"10ms\"",
+        ),
+        Some(v) => {
+            let entries = list(cx, "link", v, "link");
+            if entries.is_some_and(|e| e.is_empty()) {
+                cx.err("link", "at least one link is required");
+            }
+            for (i, e) in entries.unwrap_or_default().iter().enumerate() {
+                if let Some(r) = read_table(cx, &index("link", i), e, link_config::PARAMS, &none) {
+                    out.links.push((i, r));
+                }
+            }
+        }
+    }
+    if let Some(v) = top.get("flow") {
+        let scope = Scope::new(profiles);
+        for (i, e) in list(cx, "flow", v, "flow")
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let path = index("flow", i);
+            if let Some((common, transport)) =
+                read_flat(cx, &path, e, FLOW_PARAMS, "transport", &TRANSPORTS, &scope)
+            {
+                out.flows.push(FlowDoc {
+                    index: i,
+                    common,
+                    transport,
+                });
+            }
+        }
+    }
+    if let Some(v) = top.get("routing") {
+        if table(cx, "routing", v).is_some() {
+            out.routing = read_kinded(cx, "routing", v, &ROUTING_KINDS, "routing", &none);
+        }
+    }
+    if let Some(v) = top.get("event") {
+        for (i, e) in list(cx, "event", v, "event")
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            if let Some(r) = read_table(cx, &index("event", i), e, EVENT_PARAMS, &none) {
+                out.events.push((i, r));
+            }
+        }
+    }
+    if let Some(v) = top.get("$schema") {
+        if !v.is_string() {
+            cx.err(
+                "$schema",
+                format!("expected a string, found {}", describe(v)),
+            );
+        }
+    }
+    Some(out)
+}
+
+/// The entries of a `[[what]]` list.
+fn list<'a>(cx: &mut Cx, path: &str, v: &'a Value, what: &str) -> Option<&'a [Value]> {
+    match v {
+        Value::Array(a) => Some(a.as_slice()),
+        other => {
+            cx.err(
+                path,
+                format!(
+                    "expected a list of {what} tables ([[{what}]] entries in TOML), found {}",
+                    describe(other)
+                ),
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The TCP sender's configuration: its parameters (shared with MPTCP subflows), their
+//! declarations, and the `transport = "tcp"` kind of a flow.
+
+use super::path_select::{SelectSpec, SELECT_KINDS};
+use super::rto::{self, RtoSpec};
+use crate::apps::{TcpApp, TCP_APPS};
+use crate::cc::{CcSpec, CC_KINDS};
+use crate::params::{Alt, Dflt, Kind, Param, Resolved, Ty};
+use crate::units::Dur;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// TCP parameters (declared in [`SENDER`] and [`TCP_PARAMS`]). Defaults follow the RFCs;
+/// the ns-2-era reproductions set ns-2's values explicitly.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[allow(missing_docs)] // each field is declared, with its doc and source, in SENDER/TCP_PARAMS
+pub struct TcpSpec {
+    /// Congestion-avoidance controller (set by the caller for MPTCP subflows).
+    #[serde(default)]
+    pub cc: CcSpec,
+    pub recovery: RecoverySpec,
+    pub mss: u32,
+    pub header: u32,
+    pub max_window: Option<u32>,
+    pub init_cwnd: u32,
+    pub dupthresh: u32,
+    pub delayed_ack: Option<Dur>,
+    pub rto: RtoSpec,
+    pub app: TcpApp,
+    /// MATCP path selection over the flow's pinned paths, one path per connection; `None`
+    /// sends on the single pinned path (or the routing table).
+    #[serde(default)]
+    pub select: Option<SelectSpec>,
+}
+
+impl Default for TcpSpec {
+    /// What the parser fills in for a flow that sets nothing but a greedy bulk application
+    /// (`tests/core_constants.rs` checks the two agree): every declared default.
+    fn default() -> TcpSpec {
+        let mut cx = crate::params::Cx::default();
+        let m = serde_json::Map::from_iter([("app".to_string(), Value::from("bulk"))]);
+        let r = crate::params::read::read_kind(&mut cx, "", &m, &KIND, &Default::default());
+        r.config().expect("declared defaults fit TcpSpec")
+    }
+}
+
+/// Loss recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoverySpec {
+    /// Fast retransmit and fast recovery, exit on the first new ACK (RFC 5681).
+    Reno,
+    /// Partial ACKs keep recovery going (RFC 6582).
+    NewReno,
+    /// SACK scoreboard and pipe (RFC 6675).
+    Sack,
+    /// ns-2 `Sack1`-like: dupack-only entry, every hole below the highest SACK retransmittable.
+    Sack1,
+    /// Forward acknowledgement (Mathis & Mahdavi 1996; ns-2 `Agent/TCP/Fack`): recovery
+    /// starts when the highest SACK is more than DupThresh segments above snd.una (or on the
+    /// DupThresh-th duplicate ACK); every hole below it is lost; during recovery
+    /// awnd = snd.nxt − snd.fack + retransmissions in flight is held below cwnd.
+    Fack,
+}
+
+/// The initial window of RFC 5681 §3.1 for a given SMSS, in segments.
+pub fn rfc5681_initial_window(mss: u32) -> u32 {
+    if mss > 2190 {
+        2
+    } else if mss > 1095 {
+        3
+    } else {
+        4
+    }
+}
+
+fn initial_window(r: &Resolved) -> Value {
+    let mss = r.value("mss").as_u64().unwrap_or(1460);
+    Value::from(rfc5681_initial_window(mss.min(u32::MAX as u64) as u32))
+}
+
+/// Largest MSS and header, in bytes.
+const MAX_SEGMENT: u64 = 1_000_000;
+const U32: u64 = u32::MAX as u64;
+
+/// The sender's parameters, shared by TCP flows and MPTCP subflows.
+pub const SENDER: &[Param] = &[
+    Param::choice("recovery", "newreno", &["reno", "newreno", "sack", "sack1", "fack"])
+        .doc("loss recovery, independent of the controller: reno (RFC 5681), newreno (RFC 6582), sack (RFC 6675), sack1 (ns-2 Sack1-like), fack (Mathis & Mahdavi 1996)")
+        .source("RFC 6582 (NewReno, the RFCs' recovery without SACK); MPTCP subflows default to sack as Linux's"),
+    Param::size("mss", 1460, 1, MAX_SEGMENT)
+        .doc("payload bytes per segment")
+        .source("Ethernet MTU 1500 − 40 bytes of IPv4 and TCP headers"),
+    Param::size("header", 40, 0, MAX_SEGMENT)
+        .doc("header bytes added on the wire to data and ACK packets")
+        .source("IPv4 (20) + TCP without options (20)"),
+    Param::new("max_window", Ty::Packets { min: 1, max: U32 }, Dflt::None("unlimited"))
+        .doc("maximum window in segments (a receiver window)")
+        .source("unlimited (ns-2.35 ns-default.tcl:919 window_ 20: set it for ns-2-era reproductions)"),
+    Param::new("init_cwnd", Ty::Int { min: 1, max: U32 }, Dflt::None(""))
+        .derived("RFC 5681 §3.1 from the MSS: 4 if mss ≤ 1095, 3 if mss ≤ 2190, else 2", initial_window)
+        .unit("segments")
+        .doc("initial window")
+        .source("RFC 5681 §3.1"),
+    Param::int("dupthresh", 3, 1, U32)
+        .unit("duplicate ACKs")
+        .doc("duplicate ACKs that trigger fast retransmit")
+        .source("RFC 5681 §3.2 (3)"),
+    Param::positive_duration("delayed_ack", "100ms")
+        .alt(Alt::Bool("acknowledge every segment"))
+        .doc("delayed-ACK timeout: the receiver acknowledges every second segment or after this delay")
+        .source("ns-2.35 tcl/lib/ns-default.tcl:1066 Agent/TCPSink/DelAck interval_ 100ms (docs/sources/ns2.md); RFC 5681 §4.2 allows up to 500 ms"),
+    Param::table("rto", rto::PARAMS)
+        .doc("retransmission timer (RFC 6298)")
+        .source("see the rto table"),
+];
+
+/// The `cc` of a TCP flow.
+pub const CC: &[Param] = &[Param::kinded("cc", &CC_KINDS, "reno")
+    .doc("congestion-avoidance controller, with its parameters")
+    .source("Reno (RFC 5681)")];
+
+/// The other keys of a TCP flow: path selection and the application.
+pub const TCP_PARAMS: &[Param] = &[
+    Param::new(
+        "select",
+        Ty::Kinded(&SELECT_KINDS),
+        Dflt::None("the single pinned path, or the routing table"),
+    )
+    .doc("MATCP path selection: one of the flow's paths per connection (Dimopoulos et al. 2006)")
+    .source("none"),
+    Param::new(
+        "app",
+        Ty::Kinded(&TCP_APPS),
+        Dflt::Required("an application is required, e.g. app = { kind = \"bulk\" }"),
+    )
+    .doc("the application driving the sender")
+    .source("required"),
+];
+
+/// `transport = "tcp"` (the default).
+pub const KIND: Kind = Kind::new(
+    "tcp",
+    "TCP with a window-based congestion controller (docs/tcp.md)",
+    &[CC, SENDER, TCP_PARAMS],
+);
