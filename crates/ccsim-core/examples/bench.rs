@@ -140,7 +140,11 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn med(runs: &[Fig], key: &str) -> f64 {
-    median(runs.iter().map(|f| f.get(key).copied().unwrap_or(f64::NAN)).collect())
+    median(
+        runs.iter()
+            .map(|f| f.get(key).copied().unwrap_or(f64::NAN))
+            .collect(),
+    )
 }
 
 /// Run every scenario file in `paths` to its end, on one thread and then on two.
@@ -169,7 +173,15 @@ fn foundation(exe: &Path, repeat: usize, only: Option<&str>, threads: &str) {
     println!("threads: {threads}");
     println!(
         "{:<16} {:>9} {:>9} {:>9} {:>9} {:>14} {:>12} {:>9} {:>11}",
-        "scenario", "median s", "min s", "max s", "cpu s", "data pkts", "data pkts/s", "peak MB", "events"
+        "scenario",
+        "median s",
+        "min s",
+        "max s",
+        "cpu s",
+        "data pkts",
+        "data pkts/s",
+        "peak MB",
+        "events"
     );
     for name in scenarios::FOUNDATION {
         if only.is_some_and(|o| o != name) {
@@ -180,7 +192,11 @@ fn foundation(exe: &Path, repeat: usize, only: Option<&str>, threads: &str) {
         let m = median(walls.clone());
         let lo = walls.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = walls.iter().copied().fold(0.0, f64::max);
-        let cpu = median(runs.iter().map(|f| f["setup_cpu"] + f["loop_cpu"]).collect());
+        let cpu = median(
+            runs.iter()
+                .map(|f| f["setup_cpu"] + f["loop_cpu"])
+                .collect(),
+        );
         let data = runs[0]["data"];
         let peak = runs.iter().map(|f| f["peak_kib"]).fold(0.0, f64::max);
         println!(
@@ -202,16 +218,27 @@ fn scaling(exe: &Path, repeat: usize, only: Option<&str>, threads: &str, json: O
     println!("threads: {threads}; medians of {repeat} runs; ns/pkt: loop CPU time per delivered packet (data and ACKs)");
     println!(
         "{:<20} {:>6} {:>7} {:>9} {:>9} {:>9} {:>9} {:>7} {:>11} {:>7} {:>9} {:>9}",
-        "scenario", "flows", "links", "setup s", "setup cpu", "loop s", "loop cpu", "setup%",
-        "delivered", "ns/pkt", "setup MB", "peak MB"
+        "scenario",
+        "flows",
+        "links",
+        "setup s",
+        "setup cpu",
+        "loop s",
+        "loop cpu",
+        "setup%",
+        "delivered",
+        "ns/pkt",
+        "setup MB",
+        "peak MB"
     );
     let mut all = BTreeMap::new();
     for name in scenarios::scaling_names() {
         if only.is_some_and(|o| !o.split(',').any(|o| name.contains(o))) {
             continue;
         }
-        let runs: Result<Vec<Fig>, String> =
-            (0..repeat).map(|_| try_child(exe, &name, threads)).collect();
+        let runs: Result<Vec<Fig>, String> = (0..repeat)
+            .map(|_| try_child(exe, &name, threads))
+            .collect();
         let runs = match runs {
             Ok(r) => r,
             Err(e) => {
@@ -250,11 +277,12 @@ fn scaling(exe: &Path, repeat: usize, only: Option<&str>, threads: &str, json: O
 
 /// Bytes per flow, per link and per queued packet, from the scaling runs that give them.
 fn memory_rates(all: &BTreeMap<String, Vec<Fig>>) {
-    let setup_bytes = |runs: &Vec<Fig>| {
-        (med(runs, "rss_setup_kib") - med(runs, "rss_before_kib")) * 1024.0
-    };
+    let setup_bytes =
+        |runs: &Vec<Fig>| (med(runs, "rss_setup_kib") - med(runs, "rss_before_kib")) * 1024.0;
     // Per directed link (with half a node): the chain, one flow for 200 000 links.
-    let per_link = all.get("chain-100000").map(|runs| setup_bytes(runs) / runs[0]["links"]);
+    let per_link = all
+        .get("chain-100000")
+        .map(|runs| setup_bytes(runs) / runs[0]["links"]);
     if let Some(b) = per_link {
         println!("set-up memory per directed link (chain-100000, with its half node): {b:.0} B");
     }
@@ -272,7 +300,9 @@ fn memory_rates(all: &BTreeMap<String, Vec<Fig>>) {
         let cov: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
         let var: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
         let slope = cov / var;
-        print!("set-up memory per dumbbell flow (slope; with its 2 hosts and 4 links): {slope:.0} B");
+        print!(
+            "set-up memory per dumbbell flow (slope; with its 2 hosts and 4 links): {slope:.0} B"
+        );
         if let Some(b) = per_link {
             print!(", of which the flow itself {:.0} B", slope - 4.0 * b);
         }
@@ -301,9 +331,15 @@ fn threads_suite(exe: &Path, repeat: usize, only: Option<&str>) {
         for round in 0..repeat {
             for busy in [false, true] {
                 let _load = busy.then(|| BusyCore::start(exe));
-                let order = if round % 2 == 0 { ["1", "2"] } else { ["2", "1"] };
+                let order = if round % 2 == 0 {
+                    ["1", "2"]
+                } else {
+                    ["2", "1"]
+                };
                 for t in order {
-                    runs.entry((busy, t)).or_default().push(run_child(exe, name, t));
+                    runs.entry((busy, t))
+                        .or_default()
+                        .push(run_child(exe, name, t));
                 }
             }
         }
@@ -319,9 +355,16 @@ fn threads_suite(exe: &Path, repeat: usize, only: Option<&str>) {
                 let cpu = median(v.iter().map(|f| f["setup_cpu"] + f["loop_cpu"]).collect());
                 let (ratio, pairs) = if t == "2" {
                     let one = &runs[&(busy, "1")];
-                    let pairs =
-                        median(v.iter().zip(one).map(|(a, b)| a["wall"] / b["wall"]).collect());
-                    (format!("{:.3}", wall / med(one, "wall")), format!("{pairs:.3}"))
+                    let pairs = median(
+                        v.iter()
+                            .zip(one)
+                            .map(|(a, b)| a["wall"] / b["wall"])
+                            .collect(),
+                    );
+                    (
+                        format!("{:.3}", wall / med(one, "wall")),
+                        format!("{pairs:.3}"),
+                    )
                 } else {
                     (String::new(), String::new())
                 };
@@ -357,7 +400,13 @@ fn main() {
     let exe = std::env::current_exe().unwrap();
     match suite {
         None => foundation(&exe, repeat.unwrap_or(5), only, threads),
-        Some("scaling") => scaling(&exe, repeat.unwrap_or(3), only, threads, option(&args, "--json")),
+        Some("scaling") => scaling(
+            &exe,
+            repeat.unwrap_or(3),
+            only,
+            threads,
+            option(&args, "--json"),
+        ),
         Some("threads") => threads_suite(&exe, repeat.unwrap_or(5), only),
         Some(other) => panic!("unknown suite {other}: scaling or threads"),
     }

@@ -192,8 +192,7 @@ impl Schedule {
         // always at the end, when it must see that both parts finished.
         let other = 1 - me;
         let every = 1usize << self.useless[other].load(Ordering::Relaxed);
-        if (step % every == 0 || !goes_on) && self.sleeping[other].0.swap(false, Ordering::SeqCst)
-        {
+        if (step % every == 0 || !goes_on) && self.sleeping[other].0.swap(false, Ordering::SeqCst) {
             if let Some(t) = self.threads[other].get() {
                 t.unpark();
             }

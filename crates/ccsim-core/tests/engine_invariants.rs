@@ -443,7 +443,8 @@ fn threads_auto_says_what_it_chose_and_changes_nothing_else() {
             .cloned()
             .collect();
         assert_eq!(said.len(), 1, "{name}: {:?}", b.warnings);
-        b.warnings.retain(|w| !w.starts_with("threads = \"auto\": "));
+        b.warnings
+            .retain(|w| !w.starts_with("threads = \"auto\": "));
         assert_eq!(
             results_fingerprint(&run(&sc)),
             results_fingerprint(&b),

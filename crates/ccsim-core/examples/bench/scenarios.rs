@@ -141,7 +141,13 @@ pub const PARKING_FLOWS: u32 = 8;
 pub fn parking_lot(k: u32) -> Value {
     let mut links = Vec::new();
     for i in 0..k {
-        links.push(duplex(&format!("r{i}"), &format!("r{}", i + 1), "100Mbps", "10ms", 333));
+        links.push(duplex(
+            &format!("r{i}"),
+            &format!("r{}", i + 1),
+            "100Mbps",
+            "10ms",
+            333,
+        ));
     }
     let mut flows = Vec::new();
     let host = |links: &mut Vec<Value>, name: String, router: u32| {
@@ -224,7 +230,15 @@ fn derangement(n: usize, seed: u64) -> Vec<usize> {
 /// end to end: a scenario only validated (parsed and built), to measure set-up alone.
 pub fn chain(n: u32) -> Value {
     let links = (0..n)
-        .map(|i| duplex(&format!("c{i}"), &format!("c{}", i + 1), "1Gbps", "1ms", 100))
+        .map(|i| {
+            duplex(
+                &format!("c{i}"),
+                &format!("c{}", i + 1),
+                "1Gbps",
+                "1ms",
+                100,
+            )
+        })
         .collect();
     let flows = vec![bulk_tcp("end-to-end", "c0", &format!("c{n}"))];
     document_of("1s", links, flows)

@@ -182,7 +182,11 @@ mod tests {
             for _ in 0..3 * n * n {
                 let a = rng.range_inclusive(0, n as u64 - 1) as usize;
                 let b = rng.range_inclusive(0, n as u64 - 1) as usize;
-                assert_eq!(r.reaches(a, b), naive(n, &edges, a, b), "{a} -> {b} in {edges:?}");
+                assert_eq!(
+                    r.reaches(a, b),
+                    naive(n, &edges, a, b),
+                    "{a} -> {b} in {edges:?}"
+                );
             }
             searched += usize::from(r.searched.is_some());
         }
