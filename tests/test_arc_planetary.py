@@ -28,18 +28,38 @@ def test_registered_with_quick_and_full_plans():
     quick, full = exp.plans("quick"), exp.plans("full")
     q = arc.QUICK
     assert len(quick) == len(q["protocols"]) * (len(q["fig3_rtts"]) + len(q["fig4_losses"])) + len(q["fig5_rtts"]) * len(q["fig5_sizes_mb"])
-    # Six protocols plus the labelled paper-matching ARC sensitivity, in Figs. 3 and 4.
-    assert len(full) == 7 * (15 + 7) + 3 * 10 and all(p.seeds == 10 for p in full)
+    # Six protocols in Figs. 3 and 4, ARC alone in Fig. 5.
+    assert len(full) == 6 * (15 + 7) + 3 * 10 and all(p.seeds == 10 for p in full)
+    sens = exp.plans("sensitivity")
+    assert len(sens) == 6 * (12 + 7) + 2 * 10 and all(p.seeds == 2 for p in sens)
     # the paper's scenario: 1 Mb/s, RTT/2 each way, 100-packet buffer, 1500-byte packets
     doc = arc.scenario("NewReno", 600, 0.001, 1000).doc
     link, flow = doc["link"][0], doc["flow"][0]
     assert (link["rate"], link["delay"], link["queue"]["limit"], link["loss"]) == ("1Mbps", "300s", "100p", 0.001)
     assert (flow["mss"], flow["header"], flow["app"]["size"], flow["recovery"]) == (1460, 40, "1000000000B", "newreno")
-    assert flow["rto"] == {"min": "200ms", "max": "100000s", "initial": "3s"} and "max_window" not in flow
+    # ns-2 of the paper's era (docs/sources/ns2.md): declared timer bounds, tick estimator,
+    # one timed segment, timer restart at fast retransmit, SYN, windowInit_ 2, singledup_.
+    assert flow["rto"] == {"estimator": "ns2", "granularity": "10ms", "samples": "one_per_rtt",
+                           "restart_at_fast_retransmit": True, "min": "1s", "initial": "6s", "max": "100000s"}
+    assert (flow["handshake"], flow["init_cwnd"], flow["limited_transmit"], flow["ssthresh_from"]) == (True, 2, True, "cwnd")
+    assert "max_window" not in flow
     assert flow["cc"] == {"kind": "reno", "counting": "per_ack"} and flow["delayed_ack"] == "100ms"
     assert doc["simulation"]["duration"] == "60000s"
     assert arc.time_limit_s(1000, 1) == 24000 and arc.time_limit_s(1000, 2000) == 200000
+    # Each declared value reaches the flow it belongs to.
+    moved = arc.scenario("NewReno", 1, 0.001, 1, values={"minrto": 0.2, "tcp_window": 20}).doc["flow"][0]
+    assert moved["rto"]["min"] == "0.2s" and moved["max_window"] == 20
+    a = arc.scenario("ARC", 1, 0.001, 1, values={"arc_window_cap": 8333, "arc_no_estimate": "zero",
+                                                  "arc_rto_max": 60}).doc["flow"][0]
+    assert a["arc"]["window_cap"] == "8333p" and a["arc"]["no_estimate"] == "zero" and a["rto"]["max"] == "60s"
+    assert "window_cap" not in arc.scenario("ARC", 1, 0.001, 1).doc["flow"][0]["arc"]
 
+
+def test_mathis_bound_and_the_levels_it_sets():
+    # MSS/RTT·sqrt(3/(2bp)), b = 2, p = 0.001: 11 680 b × 27.39 / 0.8 s = 400 kb/s.
+    assert abs(arc.mathis_goodput_bps(0.8) - 399_837) < 1
+    assert abs(arc.mathis_rtt_at(0.8) - 0.39984) < 1e-4 and abs(arc.mathis_rtt_at(0.5) - 0.6397) < 1e-4
+    assert arc.mathis_goodput_bps(0.01) == arc.CAPACITY_BPS * arc.PAYLOAD_SHARE
 
 def test_quick_store_has_the_expected_points(out):
     df = load(out / "arc-planetary" / "store")

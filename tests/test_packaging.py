@@ -74,6 +74,17 @@ def test_reproduce_quick_from_outside_the_checkout(installed: Path, tmp_path: Pa
     assert (tmp_path / "rep" / "report" / "index.html").is_file()
 
 
+def test_shipped_topology_and_flow_size_files(installed: Path, tmp_path: Path) -> None:
+    # The GraphML example and the flow-size CDFs are package data, read with importlib.resources.
+    code = ("import ccsim; net = ccsim.read_graphml(ccsim.netx.graphml_example('abilene')); "
+            "print(len(net.links), round(ccsim.traffic.flow_sizes('websearch').mean), "
+            "round(ccsim.traffic.flow_sizes('datamining').mean))")
+    r = _run([str(installed / "python"), "-c", code], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    links, ws, dm = map(int, r.stdout.split())
+    assert links == 14 and 1.6e6 < ws < 1.7e6 and 7.4e6 < dm < 7.5e6
+
+
 def test_the_json_schema_is_shipped(installed: Path, tmp_path: Path) -> None:
     code = ("from ccsim import _core, paths; p = paths.schema_file(); "
             "print(p.is_file() and p.read_text() == _core.schema())")

@@ -16,7 +16,8 @@ from ccsim.results import FLOW_COLUMNS, FLOW_SERIES_COLUMNS, LINK_COLUMNS, LINK_
 SUMMARY_KEYS = {"version", "end_time_s", "seed", "events", "flows", "links", "conservation"}
 CONSERVATION_KEYS = {"created", "delivered", "dropped", "in_flight"}
 STR_FLOW = {"name", "transport", "cc", "recovery", "src", "dst"}
-FLOAT_FLOW = {"start_s", "goodput_bps", "completion_time_s", "rtt_min_s", "rtt_mean_s", "rtt_max_s"}
+FLOAT_FLOW = {"start_s", "goodput_bps", "completion_time_s", "rtt_min_s", "rtt_mean_s", "rtt_max_s",
+              "size_bytes", "fct_s", "ideal_fct_s", "slowdown", "rtt_p50_s", "rtt_p95_s", "rtt_p99_s"}
 
 
 def check_schema(r: Result) -> None:
@@ -39,8 +40,10 @@ def check_schema(r: Result) -> None:
     assert pd.api.types.is_string_dtype(links["name"])
     assert links["utilisation"].dtype == np.float64
     for col in LINK_COLUMNS[1:]:
-        if col != "utilisation":
+        if col != "utilisation" and not col.startswith("queue_delay_"):
             assert links[col].dtype == np.int64, col
+        elif col.startswith("queue_delay_"):  # with [measure]; NaN otherwise
+            assert links[col].dtype == np.float64, col
 
     fs = r.flow_series
     assert tuple(fs.columns[: len(FLOW_SERIES_COLUMNS)]) == FLOW_SERIES_COLUMNS
@@ -111,9 +114,8 @@ def test_save_includes_the_scenario_when_known(tmp_path):
 
     r = Result(make_fake_raw(), scenario=ccsim.Scenario({"simulation": {"duration": "1s"}}, "x.toml"))
     r.save(tmp_path)
-    assert json.loads((tmp_path / "scenario.json").read_text()) == {
-        "source": "x.toml", "doc": {"simulation": {"duration": "1s"}},
-    }
+    # The document itself, so that `ccsim run out/scenario.json` re-runs it.
+    assert json.loads((tmp_path / "scenario.json").read_text()) == {"simulation": {"duration": "1s"}}
 
 
 def _is_png(path) -> bool:
@@ -122,7 +124,7 @@ def _is_png(path) -> bool:
 
 def test_plot_result_writes_pngs(fake_result, tmp_path):
     paths = plot_result(fake_result, tmp_path)
-    assert [p.name for p in paths] == ["cwnd.png", "queue.png"]
+    assert [p.name for p in paths] == ["cwnd.png", "rate.png", "queue.png"]
     assert all(_is_png(p) for p in paths)
 
 

@@ -56,6 +56,32 @@ def test_routing_errors_name_the_field() -> None:
     text = str(e.value)
     assert "routing.kind" in text and "distance-vector" in text
     assert "event[0].action" in text and "event[0].between[1]" in text
+    jit = copy.deepcopy(doc)
+    jit["routing"]["period_jitter"] = 1.5
+    with pytest.raises(ScenarioError) as e:
+        run(jit)
+    assert "routing.period_jitter" in str(e.value) and "0 ≤ period_jitter < 1" in str(e.value)
+
+
+def test_declared_values_reach_the_paper_scenario() -> None:
+    doc = rip.paper_doc()
+    r, f = doc["routing"], doc["flow"][0]
+    # Defaults: learned routes, ns-2's DV jitter, ns-2.29's TCP start, the module's FAST.
+    assert "initial" not in r and (r["first_update"], r["period_jitter"]) == ("500ms", 0.1)
+    assert f["handshake"] and f["rto"]["initial"] == "6s" and f["rto"]["estimator"] == "ns2"
+    assert f["cc"]["mi_threshold"] == "5ms" and f["cc"]["update_interval"] == "100ms" and f["cc"]["pace_increases"]
+    assert not f["cc"]["every_other_rtt"] and f["app"]["start"] == "0s"
+    assert all(link["queue"]["limit"] == "4000p" for link in doc["link"])
+    moved = rip.paper_doc({"routes": "seeded", "dv_timers": "synchronised", "rtxcur_init": 3.0,
+                           "fast_update": "round", "fast_mi_threshold": 0.0, "buffer": 50, "start": 1.0})
+    r, f = moved["routing"], moved["flow"][0]
+    assert r["initial"] == rip.SEEDED_TABLES and (r["first_update"], r["period_jitter"]) == ("0s", 0.0)
+    assert f["rto"]["initial"] == "3s" and f["app"]["start"] == "1s"
+    assert "update_interval" not in f["cc"] and "mi_threshold" not in f["cc"] and "pace_increases" not in f["cc"]
+    assert all(link["queue"]["limit"] == "50p" for link in moved["link"])
+    # The larger topologies take the FAST and timer settings too.
+    ring = rip.topology("ring", {"fast_every_other_rtt": True, "dv_timers": "rfc2453"})
+    assert ring["flow"][0]["cc"]["every_other_rtt"] and abs(ring["routing"]["period_jitter"] - 1 / 6) < 1e-12
 
 
 def test_experiment_is_registered_with_quick_plans() -> None:

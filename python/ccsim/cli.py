@@ -156,6 +156,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from ccsim.scenario import load
 
     scenario = load(_scenario_file(args))
+    if args.pcap:
+        trace = scenario.doc.setdefault("trace", {})
+        if not isinstance(trace, dict):
+            raise _BadInput(f"{scenario.source}: [trace] must be a table to add --pcap links to it")
+        asked = trace.get("pcap", [])
+        asked = list(asked) if isinstance(asked, list) else ([] if asked == "none" else [asked])
+        trace["pcap"] = asked + [n for n in args.pcap if n not in asked]
     progress = False if args.quiet else None
     t0 = time.perf_counter()
     result = run(scenario, progress=progress, threads=args.threads)
@@ -167,6 +174,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             written = result.save(args.out)
             if not args.quiet:
                 print(f"\nWrote {len(written)} files to {args.out}/")
+        if result.pcap_names and args.out is None:
+            pcaps = result.write_pcaps(Path(DEFAULT_PLOT_DIR))
+            if not args.quiet:
+                print("Packet captures: " + ", ".join(str(p) for p in pcaps))
         if args.plot:
             from ccsim.plot import plot_result
 
@@ -315,7 +326,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", metavar="FILE", nargs="?", help="scenario file (TOML or JSON)")
     r.add_argument("--example", metavar="NAME", help="run a scenario shipped with ccsim instead of FILE (see `ccsim examples`)")
     r.add_argument("--out", metavar="DIR", type=Path, help="write summary.json and Parquet tables into DIR")
-    r.add_argument("--plot", action="store_true", help=f"write cwnd.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
+    r.add_argument("--plot", action="store_true", help=f"write cwnd.png, rate.png and queue.png (into --out, else ./{DEFAULT_PLOT_DIR})")
+    r.add_argument("--pcap", metavar="LINK", action="append", default=[],
+                   help="write a packet capture (pcap) of LINK: a [[link]] entry's name (both directions) or 'a->b' "
+                        f"(repeatable; into --out, else ./{DEFAULT_PLOT_DIR}); adds to the scenario's [trace] pcap")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
     r.add_argument("--threads", type=int, choices=[1, 2], help="run on 1 or 2 threads (same results; default: the scenario's, else 1)")
     r.set_defaults(func=_cmd_run)

@@ -9,16 +9,18 @@ from __future__ import annotations
 import json
 from functools import cached_property
 from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
     from ccsim.scenario import Scenario
 
-__all__ = ["Result", "load", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS",
+__all__ = ["Result", "load", "fct_table", "SIZE_BUCKETS", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS",
            "BACKOFF_COLUMNS", "BACKOFF_CAUSES"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
@@ -36,6 +38,10 @@ _FLOW_FIELDS: dict[str, str] = {
     "bytes_delivered": "int64",
     "goodput_bps": "float64",
     "completion_time_s": "float64",
+    "size_bytes": "float64",  # NaN for greedy and on/off sources
+    "fct_s": "float64",
+    "ideal_fct_s": "float64",
+    "slowdown": "float64",
     "data_packets_sent": "int64",
     "retransmissions": "int64",
     "fast_recoveries": "int64",
@@ -44,6 +50,9 @@ _FLOW_FIELDS: dict[str, str] = {
     "rtt_min_s": "float64",
     "rtt_mean_s": "float64",
     "rtt_max_s": "float64",
+    "rtt_p50_s": "float64",  # with [measure]; NaN otherwise
+    "rtt_p95_s": "float64",
+    "rtt_p99_s": "float64",
     "connections": "int64",
     "delay_backoffs": "int64",
     "paths": "skip",  # nested: the paths table
@@ -62,14 +71,22 @@ _LINK_FIELDS: dict[str, str] = {
     "bytes_out": "int64",
     "utilisation": "float64",
     "drops": "drops",
+    "queue_delay": "queue_delay",  # with [measure]: queue_delay_<stat>; NaN otherwise
 }
+#: The queueing-delay statistics of a link (``queue_delay_<stat>`` columns).
+QUEUE_DELAY_STATS = ("packets", "mean_s", "p50_s", "p95_s", "p99_s", "max_s")
 
 
 def _expand(fields: dict[str, str]) -> tuple[str, ...]:
     cols: list[str] = []
     for name, kind in fields.items():
         if kind != "skip":
-            cols += [f"drops_{c}" for c in DROP_CAUSES] if kind == "drops" else [name]
+            if kind == "drops":
+                cols += [f"drops_{c}" for c in DROP_CAUSES]
+            elif kind == "queue_delay":
+                cols += [f"queue_delay_{s}" for s in QUEUE_DELAY_STATS]
+            else:
+                cols.append(name)
     return tuple(cols)
 
 
@@ -87,6 +104,65 @@ ROUTE_SERIES_COLUMNS = ("time_s", "node", "dest", "next_hop", "alpha", "metric_s
 #: subflow's row name, e.g. ``mp/sf1``) and the meaning of its ``cause`` codes.
 BACKOFF_COLUMNS = ("time_s", "flow", "cause", "cwnd_before_bytes", "cwnd_after_bytes")
 BACKOFF_CAUSES = ("loss", "timeout", "delay", "drain")
+
+
+#: Default flow-size buckets of ``fct_table`` (bytes; upper bounds, the last open): the
+#: short/medium/long split of data-centre papers (e.g. pFabric, Homa).
+SIZE_BUCKETS = (10_000, 100_000, 1_000_000, 10_000_000)
+
+
+def _bucket_label(lo: float, hi: float) -> str:
+    def size(b: float) -> str:
+        for unit, k in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+            if b >= k:
+                return f"{b / k:g}{unit}"
+        return f"{b:g}B"
+
+    if lo <= 0:
+        return f"<= {size(hi)}"
+    if hi == float("inf"):
+        return f"> {size(lo)}"
+    return f"{size(lo)}-{size(hi)}"
+
+
+def fct_table(
+    flows: pd.DataFrame,
+    buckets: tuple[float, ...] | list[float] = SIZE_BUCKETS,
+    percentiles: tuple[float, ...] | list[float] = (50, 95, 99),
+) -> pd.DataFrame:
+    """Flow completion times by flow-size bucket: one row per bucket of ``size_bytes``
+    (upper bounds ``buckets``, in bytes, inclusive; a last bucket above the largest), with
+    ``flows`` (finite transfers in the bucket), ``completed``, ``fct_mean_s``, ``fct_p<q>_s``
+    and ``slowdown_mean``, ``slowdown_p<q>`` over the completed ones (NaN where none did).
+
+    ``flows`` is ``Result.flows`` or a sweep's flow frame (``ccsim.results.load``); rows
+    without a size (greedy and on/off sources) are left out. See docs/python.md.
+    """
+    import pandas as pd
+
+    edges = [0.0, *sorted(float(b) for b in buckets), float("inf")]
+    sized = flows[flows["size_bytes"].notna()] if "size_bytes" in flows else flows.iloc[0:0]
+    rows = []
+    for lo, hi in zip(edges, edges[1:]):
+        sel = sized[(sized["size_bytes"] > lo) & (sized["size_bytes"] <= hi)]
+        done = sel[sel["fct_s"].notna()]
+        row: dict[str, Any] = {
+            "bucket": _bucket_label(lo, hi),
+            "size_min_bytes": lo,
+            "size_max_bytes": hi,
+            "flows": len(sel),
+            "completed": len(done),
+        }
+        fct = done["fct_s"].to_numpy(dtype=np.float64)
+        slow = done["slowdown"].dropna().to_numpy(dtype=np.float64)
+        row["fct_mean_s"] = float(fct.mean()) if len(fct) else np.nan
+        for q in percentiles:
+            row[f"fct_p{q:g}_s"] = float(np.percentile(fct, q)) if len(fct) else np.nan
+        row["slowdown_mean"] = float(slow.mean()) if len(slow) else np.nan
+        for q in percentiles:
+            row[f"slowdown_p{q:g}"] = float(np.percentile(slow, q)) if len(slow) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 class RawResultLike(Protocol):
@@ -122,6 +198,9 @@ def _records_frame(rows: list[dict[str, Any]], fields: dict[str, str]) -> pd.Dat
             causes = list(DROP_CAUSES) + [c for row in rows[:1] for c in row.get(name, {}) if c not in DROP_CAUSES]
             for c in causes:
                 data[f"drops_{c}"] = _column([row.get(name, {}).get(c, 0) for row in rows], "int64")
+        elif kind == "queue_delay":
+            for st in QUEUE_DELAY_STATS:
+                data[f"queue_delay_{st}"] = _column([(row.get(name) or {}).get(st) for row in rows], "float64")
         else:
             data[name] = _column([row.get(name) for row in rows], kind)
     return pd.DataFrame(data)
@@ -149,6 +228,23 @@ def _series_frame(
     return pd.DataFrame(data)
 
 
+#: The frames ``save`` writes (and ``load`` reads back), as ``<name>.parquet``.
+_SAVED_TABLES = ("flows", "links", "paths", "flow_series", "link_series", "backoffs", "path_series", "route_series")
+
+
+class _SavedRaw:
+    """The raw result of a saved run: its summary; the tables are read from Parquet."""
+
+    def __init__(self, summary_json: str) -> None:
+        self._summary = summary_json
+
+    def summary_json(self) -> str:
+        return self._summary
+
+    def table(self, name: str) -> dict[str, bytes]:
+        raise KeyError(name)  # every saved frame is set on the Result by Result.load
+
+
 class Result:
     """What a run produced.
 
@@ -170,10 +266,41 @@ class Result:
             f"end {s.get('end_time_s', 0):g} s, {s.get('events', 0)} events>"
         )
 
+    def _repr_html_(self) -> str:
+        from ccsim._html import result_html
+
+        return result_html(self)
+
+    def plot(self, panels: Sequence[str] = ("cwnd", "rate", "queue"), *, flows: Sequence[str] | None = None,
+             links: Sequence[str] | None = None) -> Figure:
+        """The standard figures over time, one panel each, sharing the time axis (s):
+        ``"cwnd"`` (congestion window per flow, KB), ``"rate"`` (delivery rate per flow
+        between samples, Mb/s) and ``"queue"`` (queue length per traced link, packets).
+        ``flows`` and ``links`` pick the lines by name (default: every sampled one). Returns a
+        matplotlib ``Figure`` (a notebook shows it; ``.savefig(path)`` writes it)."""
+        from ccsim.plot import figure
+
+        return figure(self, panels, flows=flows, links=links)
+
     @cached_property
     def summary(self) -> dict[str, Any]:
         """The core's summary: version, end_time_s, seed, events, flows, links, conservation."""
         return json.loads(self._raw.summary_json())
+
+    @property
+    def window(self) -> tuple[float, float] | None:
+        """The measurement window ``(from_s, until_s)`` the flow and link summaries cover
+        (``[measure]``), or ``None``: the whole run."""
+        m = self.summary.get("measure")
+        return None if m is None else (m["from_s"], m["until_s"])
+
+    def fct_table(
+        self,
+        buckets: tuple[float, ...] | list[float] = SIZE_BUCKETS,
+        percentiles: tuple[float, ...] | list[float] = (50, 95, 99),
+    ) -> pd.DataFrame:
+        """Flow completion times and slowdowns by flow-size bucket (``ccsim.results.fct_table``)."""
+        return fct_table(self.flows, buckets, percentiles)
 
     @property
     def conservation(self) -> dict[str, Any]:
@@ -257,9 +384,75 @@ class Result:
         df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
         return df
 
+    @property
+    def pcap_names(self) -> list[str]:
+        """Names of the packet captures the run wrote (``[trace] pcap``), in order."""
+        names = getattr(self._raw, "pcap_names", None)
+        return list(names()) if names is not None else []
+
+    def pcap(self, name: str) -> bytes:
+        """The packet capture ``name`` (a link named in ``[trace] pcap``) as the bytes of a
+        pcap file (nanosecond timestamps, Ethernet): open it in Wireshark or tshark. See
+        docs/scenario.md, "Packet captures". ``KeyError`` for a name not captured."""
+        if name not in self.pcap_names:
+            raise KeyError(f"no packet capture {name!r}; captured: {self.pcap_names} (name links in [trace] pcap)")
+        return self._raw.pcap(name)
+
+    def write_pcaps(self, out_dir: str | Path) -> list[Path]:
+        """Write each packet capture into ``out_dir`` as ``<name>.pcap`` (``"a->b"`` becomes
+        ``a-b.pcap``; other characters unsafe in file names become ``_``); return the paths."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for name in self.pcap_names:
+            path = out / f"{pcap_file_stem(name)}.pcap"
+            while path in written:
+                path = path.with_name(path.stem + "_.pcap")
+            path.write_bytes(self.pcap(name))
+            written.append(path)
+        return written
+
+    @classmethod
+    def load(cls, out_dir: str | Path) -> Result:
+        """A result written by ``save`` (or ``ccsim run --out``) read back: the same summary,
+        tables and series, and ``scenario`` when ``scenario.json`` is there (``wall_s`` is
+        ``None``). Raises ``FileNotFoundError`` naming the directory when it holds no
+        ``summary.json``."""
+        out = Path(out_dir)
+        summary_path = out / "summary.json"
+        if not summary_path.is_file():
+            raise FileNotFoundError(f"{out} is not a saved run (no summary.json; written by Result.save or ccsim run --out)")
+        scenario = None
+        scenario_path = out / "scenario.json"
+        if scenario_path.is_file():
+            from ccsim.scenario import Scenario
+
+            doc = json.loads(scenario_path.read_text(encoding="utf-8"))
+            if set(doc) == {"source", "doc"}:  # written before the document was saved bare
+                doc = doc["doc"]
+            scenario = Scenario(doc, str(scenario_path))
+        r = cls(_SavedRaw(summary_path.read_text(encoding="utf-8")), scenario=scenario)
+        for name in _SAVED_TABLES:
+            path = out / f"{name}.parquet"
+            if path.is_file():
+                import pandas as pd
+
+                df = pd.read_parquet(path, engine="pyarrow")
+                # Series keys: categoricals of every flow (link) name, as a run gives them
+                # (Parquet keeps only the categories in use, not as pandas' string dtype).
+                for key, rows in (("flow", "flows"), ("link", "links")):
+                    if key in df and isinstance(df[key].dtype, pd.CategoricalDtype):
+                        names = pd.Index([x["name"] for x in r.summary.get(rows, [])], dtype="string")
+                        df[key] = pd.Categorical(df[key].astype("string"), categories=names)
+                if name == "backoffs" and "cause" in df:
+                    df["cause"] = pd.Categorical(df["cause"].astype(str), categories=list(BACKOFF_CAUSES))
+                r.__dict__[name] = df
+        return r
+
     def save(self, out_dir: str | Path) -> list[Path]:
-        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet (and
-        scenario.json when the scenario is known) into ``out_dir``; return the paths."""
+        """Write summary.json, flows/links/paths/flow_series/link_series/backoffs .parquet,
+        scenario.json when the scenario is known and the packet captures (``write_pcaps``)
+        into ``out_dir``; return the paths."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written = []
@@ -267,8 +460,9 @@ class Result:
         path.write_text(json.dumps(self.summary, indent=2) + "\n", encoding="utf-8")
         written.append(path)
         if self.scenario is not None:
+            # The document itself, so that `ccsim run out/scenario.json` re-runs it.
             path = out / "scenario.json"
-            doc = {"source": self.scenario.source, "doc": json.loads(self.scenario.to_json())}
+            doc = json.loads(self.scenario.to_json())
             path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             written.append(path)
         names = ["flows", "links", "paths", "flow_series", "link_series", "backoffs"]
@@ -280,11 +474,22 @@ class Result:
             path = out / f"{name}.parquet"
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)
             written.append(path)
+        written += self.write_pcaps(out)
         return written
 
 
-def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest") -> pd.DataFrame:
-    """A sweep store's results as one DataFrame: one row per (point, flow) by default.
+def pcap_file_stem(name: str) -> str:
+    """A capture's file name (without ``.pcap``): ``"a->b"`` → ``"a-b"``, characters other
+    than letters, digits, ``.``, ``_`` and ``-`` → ``_``."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name.replace("->", "-")) or "capture"
+
+
+def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest") -> pd.DataFrame | Result:
+    """A saved run's ``Result`` (a directory written by ``Result.save`` or ``ccsim run
+    --out``: it holds ``summary.json``), or a sweep store's results as one DataFrame: one row
+    per (point, flow) by default.
 
     Columns: ``point_id``, ``point``, the plan's labels, one column per override key (e.g.
     ``link.bottleneck.loss``), ``replicate``, ``seed``, then the flow summary columns
@@ -292,6 +497,10 @@ def load(store_dir: str | Path, table: str = "flows", plan: str | None = "latest
     ``"points"`` (one row per point with ``status``, ``error``, ``wall_s``) instead; ``plan`` is
     ``"latest"``, ``"all"`` or a plan id. See ``ccsim.store`` and docs/sweeps.md.
     """
+    from ccsim.store import MANIFEST
     from ccsim.store import load as _load
 
+    root = Path(store_dir)
+    if (root / "summary.json").is_file() and not (root / MANIFEST).exists():
+        return Result.load(root)
     return _load(store_dir, table=table, plan=plan)

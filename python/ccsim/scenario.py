@@ -130,6 +130,25 @@ class Scenario:
         cut there (the core reports both by key)."""
         return json.dumps(json_ready(self.doc, self.source, cut_deep=True), allow_nan=False)
 
+    def to_networkx(self) -> Any:
+        """The network as a ``networkx.DiGraph``: one edge per directed link in the core's
+        order, with the link entry's ``rate``, ``delay``, ``queue``, ``loss`` and ``name`` as
+        written, ``rate_bps`` and ``delay_s`` as numbers, ``entry`` (its ``[[link]]`` index) and
+        ``index`` (the directed link's); nodes carry ``host`` (true for flow endpoints) and the
+        graph ``flows`` (the ``[[flow]]`` entries). ``ccsim.from_networkx`` reads it back."""
+        from ccsim.netx import links_to_digraph
+
+        flows = list(self.doc.get("flow", []) or [])
+        hosts = {str(f[k]) for f in flows for k in ("from", "to") if isinstance(f, Mapping) and k in f}
+        g = links_to_digraph(list(self.doc.get("link", []) or []), hosts, name=self.source)
+        g.graph["flows"] = _copy.deepcopy(flows)
+        return g
+
+    def _repr_html_(self) -> str:
+        from ccsim._html import scenario_html
+
+        return scenario_html(self)
+
     def validate(self) -> None:
         """Check the whole document with the core; raise ``ScenarioError`` listing every problem."""
         _core.validate(self.to_json(), self.source)

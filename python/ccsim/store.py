@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from ccsim.sweep import Point
 
-__all__ = ["Store", "StoreError", "load", "table_bytes", "TABLES", "FORMAT"]
+__all__ = ["Store", "StoreError", "load", "sweep_frame", "table_bytes", "TABLES", "FORMAT"]
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -517,7 +517,7 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
             cols[k] = [r.get(k) for r in rows]
         df = pd.DataFrame(cols)
         df["wall_s"] = df["wall_s"].astype("float64")
-        return df
+        return sweep_frame(df)
 
     parts: list[pa.Table] = []
     owners: list[dict[str, Any]] = []
@@ -553,4 +553,31 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
     for col in list(body.columns):
         if col in front.columns:  # a table column with an override's name: keep both
             body = body.rename(columns={col: f"{col}_"})
-    return pd.concat([front.reset_index(drop=True), body.reset_index(drop=True)], axis=1)
+    return sweep_frame(pd.concat([front.reset_index(drop=True), body.reset_index(drop=True)], axis=1))
+
+
+_SWEEP_FRAME: Any = None
+
+
+def sweep_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` as a sweep results frame: a pandas DataFrame in every respect but its notebook
+    display, a compact summary of the sweep (``ccsim._html.sweep_html``). Frames derived
+    from it (selections, groupings, copies) are plain DataFrames."""
+    global _SWEEP_FRAME
+    if _SWEEP_FRAME is None:
+        import pandas as pd
+
+        class SweepFrame(pd.DataFrame):
+            """A sweep's results; displays as a summary in Jupyter (``print`` shows the rows)."""
+
+            @property
+            def _constructor(self) -> type[pd.DataFrame]:
+                return pd.DataFrame
+
+            def _repr_html_(self) -> str:
+                from ccsim._html import sweep_html
+
+                return sweep_html(self)
+
+        _SWEEP_FRAME = SweepFrame
+    return _SWEEP_FRAME(df)

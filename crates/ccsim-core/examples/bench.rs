@@ -3,9 +3,12 @@
 //! `cargo run --release -p ccsim-core --example bench -- [OPTIONS]`
 //!
 //! - no `--suite` (the foundation benchmark): dumbbell-16 and dumbbell-64-1g, `--repeat N`
-//!   runs each (default 5), `--only NAME`, `--threads 1|2|auto`. Prints median, min and max
-//!   wall time of the simulation proper (parsing, building and running, not process start),
-//!   its CPU time, data packets delivered per wall second and peak resident memory.
+//!   (and their `-bbr` variants, every flow on BBR, outside the speed bar of `benches/ab.sh`),
+//!   `--repeat N` runs each (default 5), `--only NAME`, `--threads 1|2|auto`. Prints median,
+//!   min and max wall time of the simulation proper (parsing, building and running, not
+//!   process start), its CPU time, data packets delivered per wall second and peak resident
+//!   memory. `--pcap LINK` (any suite) captures LINK (e.g. `bottleneck`) into a pcap file
+//!   built in memory and dropped, to measure what a capture costs.
 //! - `--suite scaling`: dumbbells of 16 … 4 096 flows with the capacity scaled per flow,
 //!   parking lots of 2 … 16 hops with cross traffic, a k = 16 fat-tree with a permutation
 //!   matrix, chains of 10 000 and 100 000 links (validated only) and a queue that fills
@@ -31,6 +34,7 @@ mod scenarios;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use ccsim_core::scenario::{from_json_value, from_toml_str};
@@ -39,12 +43,15 @@ use measure::{cpu_seconds, status_kib, BusyCore};
 
 /// One run in this process. Prints "wall_s data_packets delivered peak_kib events" and then
 /// `key=value` figures (see `Fig`).
-fn child(name: &str, threads: &str) {
+fn child(name: &str, threads: &str, pcap: Option<&str>) {
     let mut doc = scenarios::document(name).unwrap_or_else(|| panic!("unknown benchmark {name}"));
     doc["simulation"]["threads"] = match threads.parse::<u32>() {
         Ok(n) => n.into(),
         Err(_) => threads.into(),
     };
+    if let Some(link) = pcap {
+        doc["trace"]["pcap"] = serde_json::json!([link]);
+    }
     let rss_before = status_kib("VmRSS:");
     let (w0, c0) = (Instant::now(), cpu_seconds());
     let sc = from_json_value(&doc, name).unwrap_or_else(|e| panic!("{e}"));
@@ -96,6 +103,9 @@ fn child(name: &str, threads: &str) {
     );
 }
 
+/// `--pcap LINK`: every child run captures LINK.
+static PCAP: OnceLock<String> = OnceLock::new();
+
 /// A child run's figures by name: `wall`, `data`, `delivered`, `peak_kib`, `events` and the
 /// `key=value` ones.
 type Fig = BTreeMap<String, f64>;
@@ -106,10 +116,12 @@ fn run_child(exe: &Path, name: &str, threads: &str) -> Fig {
 
 /// A child run's figures, or the end of what it wrote to stderr if it failed.
 fn try_child(exe: &Path, name: &str, threads: &str) -> Result<Fig, String> {
-    let out = Command::new(exe)
-        .args(["--child", name, "--threads", threads])
-        .output()
-        .expect("child runs");
+    let mut cmd = Command::new(exe);
+    cmd.args(["--child", name, "--threads", threads]);
+    if let Some(link) = PCAP.get() {
+        cmd.args(["--pcap", link]);
+    }
+    let out = cmd.output().expect("child runs");
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let tail: Vec<&str> = err.lines().rev().take(3).collect();
@@ -183,7 +195,7 @@ fn foundation(exe: &Path, repeat: usize, only: Option<&str>, threads: &str) {
         "peak MB",
         "events"
     );
-    for name in scenarios::FOUNDATION {
+    for name in scenarios::FOUNDATION_BENCH {
         if only.is_some_and(|o| o != name) {
             continue;
         }
@@ -390,14 +402,19 @@ fn main() {
         _ => {}
     }
     let threads = option(&args, "--threads").unwrap_or("1");
+    let pcap = option(&args, "--pcap");
     if let Some(name) = option(&args, "--child") {
-        child(name, threads);
+        child(name, threads, pcap);
         return;
     }
     let suite = option(&args, "--suite");
     let repeat = option(&args, "--repeat").map(|v| v.parse().expect("--repeat N"));
     let only = option(&args, "--only");
     let exe = std::env::current_exe().unwrap();
+    if let Some(link) = pcap {
+        println!("pcap of {link}");
+        PCAP.set(link.to_string()).unwrap();
+    }
     match suite {
         None => foundation(&exe, repeat.unwrap_or(5), only, threads),
         Some("scaling") => scaling(

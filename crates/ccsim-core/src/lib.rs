@@ -27,6 +27,7 @@ pub mod apps;
 pub mod cc;
 pub mod engine;
 pub mod ids;
+pub mod measure;
 pub mod net;
 pub mod packet;
 pub mod params;

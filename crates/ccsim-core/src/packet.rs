@@ -11,6 +11,10 @@ pub enum PacketKind {
     Data,
     /// A TCP acknowledgement; `seq` is the next expected segment (cumulative ACK).
     Ack,
+    /// A TCP SYN, when the flow models the handshake (`transport::tcp::handshake`).
+    Syn,
+    /// The receiver's SYN-ACK, echoing the SYN's timestamp.
+    SynAck,
     /// A UDP datagram; `seq` is its number.
     Udp,
     /// An SCTP packet with one DATA chunk; `seq` is its TSN (`transport::sctp`).

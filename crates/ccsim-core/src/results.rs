@@ -114,8 +114,22 @@ pub struct FlowSummary {
     pub bytes_delivered: u64,
     /// bytes_delivered × 8 / (end − start), end = completion or the end of the run.
     pub goodput_bps: f64,
-    /// Completion time of a finite transfer (s since start of run), if it completed.
+    /// When a finite transfer completed: the absolute simulated time (s since the start
+    /// of the run) at which its last byte reached the receiver, if it did.
     pub completion_time_s: Option<f64>,
+    /// Payload bytes of a finite TCP transfer (absent for greedy and on/off sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<u64>,
+    /// Flow completion time: completion_time_s − start_s (s), if it completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fct_s: Option<f64>,
+    /// The FCT of the transfer alone on an empty path at line rate (`measure::fct`), for
+    /// single-path TCP transfers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ideal_fct_s: Option<f64>,
+    /// fct_s / ideal_fct_s (≥ 1), if both exist.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slowdown: Option<f64>,
     /// Data packets sent, including retransmissions.
     pub data_packets_sent: u64,
     /// Retransmitted data packets.
@@ -132,6 +146,16 @@ pub struct FlowSummary {
     pub rtt_mean_s: f64,
     /// Largest RTT sample (s); NaN without samples.
     pub rtt_max_s: f64,
+    /// With `[measure]`: the 50th, 95th and 99th percentiles of the RTT samples (s), from
+    /// a histogram (`measure::histogram`, within 1.6 %); single-estimator senders only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rtt_p50_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(missing_docs)]
+    pub rtt_p95_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[allow(missing_docs)]
+    pub rtt_p99_s: Option<f64>,
     /// Number of TCP connections opened (on/off sources open one per ON period).
     pub connections: u64,
     /// MPTCP: DAIMD's delay-triggered window reductions (0 for other controllers).
@@ -166,6 +190,37 @@ pub struct LinkSummary {
     pub utilisation: f64,
     /// Drops at this link, by cause.
     pub drops: DropCounts,
+    /// With `[measure]`: the queueing delay of the packets the link accepted (entering it to
+    /// starting transmission): mean and maximum exact, percentiles from a histogram
+    /// (`measure::histogram`, within 1.6 %); NaN when none was accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue_delay: Option<QueueDelay>,
+}
+
+/// Queueing-delay statistics of a link (s).
+#[derive(Clone, Debug, Default, Serialize)]
+#[allow(missing_docs)]
+pub struct QueueDelay {
+    pub packets: u64,
+    pub mean_s: f64,
+    pub p50_s: f64,
+    pub p95_s: f64,
+    pub p99_s: f64,
+    pub max_s: f64,
+}
+
+impl QueueDelay {
+    /// The statistics of a histogram of delays.
+    pub fn of(h: &crate::measure::histogram::Histogram) -> QueueDelay {
+        QueueDelay {
+            packets: h.count(),
+            mean_s: h.mean_s(),
+            p50_s: h.quantile_s(0.5),
+            p95_s: h.quantile_s(0.95),
+            p99_s: h.quantile_s(0.99),
+            max_s: h.max_s(),
+        }
+    }
 }
 
 /// Columnar time series. Each table is a set of equally long `f64` columns.
@@ -242,7 +297,11 @@ pub struct RunResult {
     pub flows: Vec<FlowSummary>,
     /// Per-link summaries, in link order.
     pub links: Vec<LinkSummary>,
-    /// Packet conservation account.
+    /// The measurement window the flow and link summaries cover (`[measure]`); absent:
+    /// the whole run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measure: Option<crate::measure::Window>,
+    /// Packet conservation account (always over the whole run).
     pub conservation: Conservation,
     /// Things in the scenario that are legal but probably not what was meant.
     pub warnings: Vec<String>,
@@ -252,4 +311,18 @@ pub struct RunResult {
     /// Time series (not serialised with the summary).
     #[serde(skip)]
     pub series: Series,
+    /// Packet captures (`[trace] pcap`), in the order asked for (not serialised).
+    #[serde(skip)]
+    pub pcaps: Vec<PcapFile>,
+}
+
+/// One packet capture: a pcap file (nanosecond variant) built at the end of the run.
+#[derive(Clone, Debug, Default)]
+pub struct PcapFile {
+    /// The name it was asked for by (`[trace] pcap`).
+    pub name: String,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// Packets in it.
+    pub packets: u64,
 }

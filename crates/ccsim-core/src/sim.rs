@@ -15,6 +15,7 @@ use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
+use crate::net::ecmp;
 use crate::net::pinned::{FlowPaths, PinnedPaths};
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
@@ -126,6 +127,8 @@ pub struct Simulation {
     memory_limit: u64,
     /// Why the run stopped before its end (the memory limit), if it did.
     failure: Option<String>,
+    /// The measurement window and the accounts taken at its edges (`measure`).
+    measure: Option<crate::measure::MeasureRun>,
 }
 
 /// Cores not running anything now: the machine's cores less the tasks that are runnable
@@ -158,7 +161,6 @@ impl Simulation {
         if scenario.threads == 1 {
             return Simulation::build(scenario, None);
         }
-        let split = sim_parallel::split(&scenario);
         let one = |scenario: Scenario, why: String| {
             let mut sim = Simulation::build(scenario, None)?;
             sim.warnings.push(if auto {
@@ -168,7 +170,12 @@ impl Simulation {
             });
             Ok(sim)
         };
-        match split {
+        if scenario.measure.is_some() {
+            // The window's accounts read every endpoint and link at one instant, which the
+            // split run does not offer yet; results are the same on one thread.
+            return one(scenario, "a [measure] window is measured on one thread".into());
+        }
+        match sim_parallel::split(&scenario) {
             Err(why) => one(scenario, why),
             Ok(split) if !auto => sim_parallel::build_pair(scenario, split),
             Ok(split) => match sim_parallel::auto_threads(split.lookahead(), free_cores()) {
@@ -216,12 +223,22 @@ impl Simulation {
         }
         let seed = scenario.seed;
         let fwd = ForwardingTable::for_flows(&scenario);
-        let pinned = PinnedPaths::new(&scenario.links, &flow_paths(&scenario)).map_err(|m| {
-            ScenarioError {
+        let flow_paths = flow_paths(&scenario);
+        let mut pinned =
+            PinnedPaths::new(&scenario.links, &flow_paths).map_err(|m| ScenarioError {
                 source: "<scenario>".into(),
                 problems: vec![invalid("flow".into(), m)],
-            }
-        })?;
+            })?;
+        if scenario.ecmp {
+            ecmp::pin_routes(
+                &scenario.links,
+                n,
+                scenario.routing,
+                seed,
+                &flow_paths,
+                &mut pinned,
+            );
+        }
         let mut events = EventQueue::new();
         let links: Vec<Link> = scenario
             .links
@@ -284,6 +301,11 @@ impl Simulation {
                 l.exits = p.runs(l.id) && !p.owns(l.to);
             }
         }
+        for p in &scenario.trace.pcap {
+            for l in std::iter::once(p.out).chain(p.back) {
+                links[l].capture.get_or_insert_with(Default::default);
+            }
+        }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_node = Vec::with_capacity(2 * scenario.flows.len());
         let mut ep_path = Vec::with_capacity(2 * scenario.flows.len());
@@ -308,27 +330,24 @@ impl Simulation {
                     }
                     let app = SenderApp::new(&t.app, rng);
                     let total = app.total_bytes();
-                    let mut tx_ep = TcpSender::new(fid, dst, rx, t.clone(), app);
+                    let cc_seed = SimRng::stream(seed, &format!("flow:{}:cc", f.name)).next_u64();
+                    let mut tx_ep =
+                        TcpSender::new(fid, dst, rx, t.clone(), app).with_cc_seed(cc_seed);
                     if let Some(sel) = t.select {
                         let rng = SimRng::stream(seed, &format!("flow:{}:select", f.name));
                         tx_ep = tx_ep.with_selector(PathSelector::new(sel, f.paths.len(), rng));
                     }
                     endpoints.push(Endpoint::TcpSender(tx_ep));
-                    endpoints.push(Endpoint::TcpReceiver(TcpReceiver::new(
-                        fid,
-                        src,
-                        tx,
-                        t.mss,
-                        t.header,
-                        t.delayed_ack,
-                        total,
-                    )));
+                    endpoints.push(Endpoint::TcpReceiver(
+                        TcpReceiver::new(fid, src, tx, t.mss, t.header, t.delayed_ack, total)
+                            .with_sack_option_bytes(t.sack_option_bytes),
+                    ));
                 }
                 TransportSpec::Arc(a) => {
                     let app = SenderApp::new(&a.app, rng);
                     let total = app.total_bytes();
                     // ARC caps its rate at its interface: the first link towards the peer.
-                    let first = match f.paths.len() {
+                    let first = match pinned.count(fid) {
                         1 => pinned.links(fid, 1, true).first().copied(),
                         _ => fwd.next_link(f.from, f.to),
                     };
@@ -389,7 +408,7 @@ impl Simulation {
                 TransportSpec::Mptcp(m) => m.joins.len(),
                 _ => 0,
             };
-            let stamp = u8::from(f.paths.len() == 1);
+            let stamp = u8::from(pinned.count(fid) == 1);
             ep_path.push(stamp);
             ep_path.push(stamp);
             flows.push(FlowRuntime {
@@ -416,6 +435,15 @@ impl Simulation {
             SimTime::NEVER
         };
         let end = SimTime::ZERO + scenario.duration;
+        // Only a whole network is measured (two threads run on one with a window).
+        let measure = match scenario.measure {
+            Some(window) if part.is_none() => Some(crate::measure::MeasureRun {
+                window,
+                at_from: None,
+                at_until: None,
+            }),
+            _ => None,
+        };
         let dv = scenario
             .dv
             .as_ref()
@@ -466,8 +494,18 @@ impl Simulation {
             peer: None,
             merges,
             failure: None,
+            measure,
         };
         sim.reschedule_control();
+        if sim.measure.is_some() {
+            // Distributions of RTTs and queueing delays are kept only when measuring.
+            for e in &mut sim.endpoints {
+                e.each_rtt(&mut |r| r.keep_distribution());
+            }
+            for l in &mut sim.links {
+                l.sojourn = Some(Box::default());
+            }
+        }
         for e in 0..sim.endpoints.len() {
             if sim.part.as_ref().is_none_or(|p| p.owns(sim.ep_node[e])) {
                 sim.reschedule(EndpointId(e as u32));
@@ -516,6 +554,25 @@ impl Simulation {
             _ => &self.endpoints[id.idx()],
         }
     }
+    /// The links a packet of `flow` takes towards its destination (or back to its source):
+    /// its pinned path or ECMP route when it has exactly one, else the routing table's
+    /// (empty without a route, or for multipath flows).
+    pub fn route(&self, flow: FlowId, towards_destination: bool) -> Vec<LinkId> {
+        let f = &self.scenario.flows[flow.idx()];
+        let (from, to) = if towards_destination {
+            (f.from, f.to)
+        } else {
+            (f.to, f.from)
+        };
+        match self.pinned.count(flow) {
+            0 => self
+                .fwd
+                .path(&self.scenario.links, from, to)
+                .unwrap_or_default(),
+            1 => self.pinned.links(flow, 1, towards_destination),
+            _ => Vec::new(),
+        }
+    }
     /// Whether the run is split across two threads (`threads = 2`, see `sim_parallel`).
     pub fn is_split(&self) -> bool {
         self.peer.is_some()
@@ -530,6 +587,25 @@ impl Simulation {
             return;
         }
         let t = t.min(self.end);
+        // Stop at the measurement window's edges to take its accounts: an edge's account
+        // holds every event before it (none before a window opening at 0).
+        while let Some(edge) = self.measure.as_ref().and_then(|m| m.next_mark(self.end)) {
+            if edge > t {
+                break;
+            }
+            let last = match edge.0.checked_sub(1) {
+                Some(ns) => SimTime(ns),
+                None => SimTime::ZERO,
+            };
+            if edge > SimTime::ZERO {
+                self.run_events(last, last);
+                if self.failure.is_some() {
+                    return;
+                }
+                self.now = self.now.max(last);
+            }
+            self.measure_mark(last);
+        }
         if self.peer.is_some() {
             self.run_parallel(t);
         } else {
@@ -559,7 +635,7 @@ impl Simulation {
                     let link = &mut self.links[l.idx()];
                     let pkt = link.pop_arrival(now, &mut self.events);
                     let node = link.to;
-                    if link.take_doomed() {
+                    if link.take_doomed(now) {
                         self.drop_packet(&pkt, DropCause::LinkDown);
                         continue;
                     }

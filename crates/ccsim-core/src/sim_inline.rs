@@ -76,7 +76,7 @@ pub(super) fn inline_endpoints(
     let mut route_ends = Vec::with_capacity(sc.flows.len());
     for (i, f) in sc.flows.iter().enumerate() {
         let fid = FlowId(i as u32);
-        let (there, back) = match f.paths.len() {
+        let (there, back) = match pinned.count(fid) {
             0 => (
                 fwd.path(&sc.links, f.from, f.to),
                 fwd.path(&sc.links, f.to, f.from),

@@ -1,5 +1,5 @@
 //! The run-time memory guard. What grows during a run (queued packets, time series, the
-//! event queue) is summed every `CHECK_EVERY` events; over the scenario's memory limit
+//! event queue, packet captures) is summed every `CHECK_EVERY` events; over the scenario's memory limit
 //! (`[simulation] memory_limit`, see `scenario::budget`) the run stops where it is and
 //! `failure` says what grew. The sums are of the simulator's own structures, not of the
 //! process's memory, so where a run stops depends only on the scenario and the limit.
@@ -12,11 +12,18 @@ pub(super) const CHECK_EVERY: u64 = 1 << 16;
 
 impl Simulation {
     /// Bytes held by what grows during a run: (what, bytes) for queued packets (link and
-    /// merge-point buffers), time series (every table), and the event queue. Of this part
-    /// only, for a run on two threads.
-    pub fn memory_in_use(&self) -> [(&'static str, u64); 3] {
+    /// merge-point buffers), time series (every table), the event queue and packet captures
+    /// (`[trace] pcap`: the records and the files they become). Of this part only, for a
+    /// run on two threads.
+    pub fn memory_in_use(&self) -> [(&'static str, u64); 4] {
         let queues: u64 = self.links.iter().map(|l| l.memory_bytes()).sum::<u64>()
             + self.merges.iter().map(|m| m.memory_bytes()).sum::<u64>();
+        let captures: u64 = self
+            .links
+            .iter()
+            .filter_map(|l| l.capture.as_ref())
+            .map(|c| c.memory_bytes())
+            .sum();
         let s = &self.sampler;
         let series = s.flow_table.memory_bytes()
             + s.link_table.memory_bytes()
@@ -27,6 +34,7 @@ impl Simulation {
             ("queued packets", queues),
             ("time series", series),
             ("the event queue", self.events.memory_bytes()),
+            ("packet captures", captures),
         ]
     }
 
@@ -68,6 +76,8 @@ impl Simulation {
             " (use a longer trace.interval, trace fewer flows or links, or set \
              trace.max_samples)"
                 .to_string()
+        } else if what == "packet captures" {
+            " (capture fewer links (trace.pcap) or run for a shorter time)".to_string()
         } else {
             String::new()
         };

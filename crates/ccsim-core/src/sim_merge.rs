@@ -80,7 +80,7 @@ impl Head {
 
 /// Every route a packet of the scenario can take, with the endpoint that sends on it:
 /// flow `i`'s sender `2i` forwards, its receiver `2i + 1` back (not for UDP), by the
-/// routing table and by each pinned path. The table routes are included even when every
+/// routing table and by each pinned path (an ECMP route is one). The table routes are included even when every
 /// packet is pinned (conservative).
 pub(super) fn every_route(
     sc: &Scenario,
@@ -96,7 +96,7 @@ pub(super) fn every_route(
         if replies {
             routes.extend(fwd.path(&sc.links, f.to, f.from).map(|p| (rx, p)));
         }
-        for k in 1..=f.paths.len() {
+        for k in 1..=pinned.count(fid) {
             routes.push((tx, pinned.links(fid, k as u8, true)));
             if replies {
                 routes.push((rx, pinned.links(fid, k as u8, false)));

@@ -2,13 +2,18 @@
 //! reads the simulation's state directly).
 
 use super::Simulation;
+use crate::apps::TcpApp;
 use crate::cc::coupled::BackoffCause;
 use crate::cc::{AnyCc, CongestionControl};
+use crate::measure::fct::ideal_fct;
+use crate::measure::{flow_in_window, link_in_window, Account};
+use crate::net::pinned::link_between;
 use crate::results::{
-    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, RunResult, Series,
+    Conservation, DropCounts, FlowSummary, LinkSummary, PathSummary, PcapFile, QueueDelay,
+    RunResult, Series,
 };
-use crate::scenario::{RecoverySpec, Scenario, TransportSpec};
-use crate::trace::FlowSample;
+use crate::scenario::{RecoverySpec, Scenario, TcpSpec, TransportSpec};
+use crate::trace::{pcap, FlowSample};
 use crate::transport::mptcp::{MptcpReceiver, MptcpSender};
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::Endpoint;
@@ -140,36 +145,38 @@ impl Simulation {
         self.sampler.finish_instant(now);
     }
 
-    /// Run to the end and collect results.
-    pub fn finish(mut self) -> RunResult {
-        self.run_until(self.end);
-        self.merge_peer();
-        self.collect_backoffs();
-        let end = self.end;
+    /// The summaries as of `t` (the current time, or the end): every counter settled at
+    /// `t` (see `Link::settled`). Returns (the account, packets in flight, drops by cause).
+    /// Goodput is over each flow's interval up to `t`, utilisation over `[0, t]`.
+    pub(super) fn account_at(&self, t: SimTime) -> (Account, u64, DropCounts) {
+        let end = t;
         let sc = &self.scenario;
         let mut links = Vec::with_capacity(self.links.len());
         let mut in_flight = 0;
-        for (i, l) in self.links.iter_mut().enumerate() {
-            let (held, undo) = l.finish(end);
+        let mut dropped = self.dropped;
+        let mut flow_drops: Vec<DropCounts> = self.flows.iter().map(|f| f.drops).collect();
+        for (i, l) in self.links.iter().enumerate() {
+            let (stats, held, undo) = l.settled(end);
             in_flight += held;
             for d in undo {
-                // A chained link decided this drop for a time after the end: per hop, the
+                // A chained link decided this drop for a time after `t`: per hop, the
                 // packet is still upstream, counted in flight there.
-                self.dropped.0[d.cause as usize] -= 1;
-                self.flows[d.flow.idx()].drops.0[d.cause as usize] -= 1;
+                dropped.0[d.cause as usize] -= 1;
+                flow_drops[d.flow.idx()].0[d.cause as usize] -= 1;
             }
             let cap = l.rate.as_f64() * end.secs();
             links.push(LinkSummary {
                 name: sc.links[i].name.clone(),
-                packets_in: l.stats.packets_in,
-                packets_out: l.stats.packets_out,
-                bytes_out: l.stats.bytes_out,
+                packets_in: stats.packets_in,
+                packets_out: stats.packets_out,
+                bytes_out: stats.bytes_out,
                 utilisation: if cap > 0.0 {
-                    l.stats.bytes_out as f64 * 8.0 / cap
+                    stats.bytes_out as f64 * 8.0 / cap
                 } else {
                     0.0
                 },
-                drops: l.stats.drops,
+                drops: stats.drops,
+                queue_delay: l.sojourn_at(end).as_ref().map(QueueDelay::of),
             });
         }
         let mut flows = Vec::with_capacity(sc.flows.len());
@@ -179,7 +186,7 @@ impl Simulation {
                 name: f.name.clone(),
                 src: sc.nodes[f.from].clone(),
                 dst: sc.nodes[f.to].clone(),
-                drops: rt.drops,
+                drops: flow_drops[i],
                 start_s: f64::NAN,
                 ..Default::default()
             };
@@ -191,14 +198,7 @@ impl Simulation {
                 (Endpoint::TcpSender(tx), Endpoint::TcpReceiver(rx), TransportSpec::Tcp(t)) => {
                     s.transport = "tcp".into();
                     s.cc = tx.cc().name().into();
-                    s.recovery = match t.recovery {
-                        RecoverySpec::Reno => "reno",
-                        RecoverySpec::NewReno => "newreno",
-                        RecoverySpec::Sack => "sack",
-                        RecoverySpec::Sack1 => "sack1",
-                        RecoverySpec::Fack => "fack",
-                    }
-                    .into();
+                    s.recovery = recovery_name(t.recovery).into();
                     s.bytes_delivered = rx.bytes_delivered;
                     s.data_packets_sent = tx.stats.data_sent;
                     s.retransmissions = tx.stats.retransmissions;
@@ -206,6 +206,7 @@ impl Simulation {
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.connections;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    rtt_percentiles(&mut s, tx.rtt());
                     for k in 1..=f.paths.len() {
                         s.paths.push(PathSummary {
                             path: k as u32,
@@ -240,6 +241,7 @@ impl Simulation {
                     s.timeouts = tx.stats.timeouts;
                     s.connections = tx.stats.first_open.is_some() as u64;
                     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = tx.rtt().stats();
+                    rtt_percentiles(&mut s, tx.rtt());
                     (tx.stats.first_open, rx.completion())
                 }
                 (
@@ -300,19 +302,72 @@ impl Simulation {
             };
             flows.push(subflow_summary(sc, f, k, tx, rx, rt.path_drops[k], end));
         }
+        (Account { flows, links }, in_flight, dropped)
+    }
+
+    /// Take the account at an edge of the measurement window (the simulation stands at
+    /// `t`); when the window opens, the RTT reports restart.
+    pub(super) fn measure_mark(&mut self, t: SimTime) {
+        let (acc, _, _) = self.account_at(t);
+        let Some(m) = self.measure.as_mut() else {
+            return;
+        };
+        if m.at_from.is_none() {
+            m.at_from = Some(acc);
+            for e in &mut self.endpoints {
+                e.each_rtt(&mut |r| r.restart_stats());
+            }
+            for l in &mut self.links {
+                l.restart_sojourn(t);
+            }
+        } else {
+            m.at_until = Some(acc);
+        }
+    }
+
+    /// Run to the end and collect results.
+    pub fn finish(mut self) -> RunResult {
+        self.run_until(self.end);
+        self.merge_peer();
+        self.collect_backoffs();
+        let end = self.end;
+        let (whole, in_flight, dropped) = self.account_at(end);
+        let Account {
+            mut flows,
+            mut links,
+        } = whole;
+        let mut window = None;
+        if let Some(m) = self.measure.take() {
+            let w = m.window;
+            let at_from = m.at_from.expect("the window opened before the end");
+            let at_until = m.at_until.unwrap_or(Account {
+                flows: flows.clone(),
+                links: links.clone(),
+            });
+            for (i, f) in flows.iter_mut().enumerate() {
+                *f = flow_in_window(f, &at_from.flows[i], &at_until.flows[i], &w);
+            }
+            for (i, l) in links.iter_mut().enumerate() {
+                let rate = self.links[i].rate.as_f64();
+                *l = link_in_window(&at_from.links[i], &at_until.links[i], rate, &w);
+            }
+            window = Some(w);
+        }
+        self.completion_times(&mut flows);
         let conservation = Conservation {
             created: self.created,
             delivered: self.delivered,
-            dropped: self.dropped,
+            dropped,
             in_flight,
         };
         RunResult {
             version: crate::VERSION.into(),
             end_time_s: end.secs(),
-            seed: sc.seed,
+            seed: self.scenario.seed,
             events: self.n_events,
             flows,
             links,
+            measure: window,
             conservation,
             warnings: std::mem::take(&mut self.warnings),
             routing: self.dv.as_ref().map(|dv| dv.stats.clone()),
@@ -323,7 +378,121 @@ impl Simulation {
                 routes: std::mem::take(&mut self.route_table),
                 backoffs: std::mem::take(&mut self.backoffs),
             },
+            pcaps: self.write_pcaps(end),
         }
+    }
+
+    /// The packet captures, synthesised from the captured links' records (`trace::pcap`).
+    fn write_pcaps(&self, end: SimTime) -> Vec<PcapFile> {
+        let specs = &self.scenario.trace.pcap;
+        if specs.is_empty() {
+            return Vec::new();
+        }
+        let headers = pcap_headers(&self.scenario);
+        let empty = pcap::LinkCapture::default();
+        let cap = |l: usize| self.links[l].capture.as_deref().unwrap_or(&empty);
+        specs
+            .iter()
+            .map(|p| {
+                let mut parts = vec![(p.out, cap(p.out), pcap::Stamp::Start)];
+                if let Some(b) = p.back {
+                    parts.push((b, cap(b), pcap::Stamp::Arrival));
+                }
+                let (bytes, packets) = pcap::write(&headers, &parts, end);
+                PcapFile {
+                    name: p.name.clone(),
+                    bytes,
+                    packets,
+                }
+            })
+            .collect()
+    }
+}
+
+/// What the pcap writer needs of `sc`: each flow's ends and how its packets are written
+/// (TCP and MPTCP subflows as TCP; CBR and ARC as UDP, ARC having no standard header;
+/// SCTP), each link's ends.
+fn pcap_headers(sc: &Scenario) -> pcap::Headers {
+    let tcp = |t: &TcpSpec, subflows: bool| {
+        let total = match t.app {
+            TcpApp::Bulk { size, .. } if !subflows => size.map(|b| b.0),
+            _ => None,
+        };
+        pcap::Proto::tcp(t.mss, t.header, total, t.max_window, subflows)
+    };
+    let flows = sc
+        .flows
+        .iter()
+        .map(|f| {
+            let proto = match &f.transport {
+                TransportSpec::Tcp(t) => tcp(t, false),
+                TransportSpec::Mptcp(m) => tcp(&m.tcp, true),
+                TransportSpec::Udp(_) => pcap::Proto::UDP,
+                TransportSpec::Arc(a) => pcap::Proto::Udp {
+                    header: a.header as u64,
+                },
+                TransportSpec::Sctp(c) => pcap::Proto::Sctp {
+                    overhead: c.overhead as u64,
+                    rwnd: c.rwnd.min(u32::MAX as u64) as u32,
+                },
+            };
+            (f.from as u32, f.to as u32, proto)
+        })
+        .collect();
+    let links = sc
+        .links
+        .iter()
+        .map(|l| (l.from as u32, l.to as u32))
+        .collect();
+    pcap::Headers::new(flows, links)
+}
+
+impl Simulation {
+    /// FCT, and for single-path TCP transfers the ideal FCT and slowdown (`measure::fct`).
+    fn completion_times(&self, flows: &mut [FlowSummary]) {
+        let sc = &self.scenario;
+        for (i, f) in sc.flows.iter().enumerate() {
+            let s = &mut flows[i];
+            if let Some(done) = s.completion_time_s {
+                if !s.start_s.is_nan() {
+                    // In whole nanoseconds (both are SimTimes, exact in f64 seconds × 1e9).
+                    let ns = |x: f64| (x * 1e9).round() as u64;
+                    s.fct_s = Some(crate::units::Dur(ns(done) - ns(s.start_s)).secs());
+                }
+            }
+            let TransportSpec::Tcp(t) = &f.transport else {
+                continue;
+            };
+            let TcpApp::Bulk {
+                size: Some(size), ..
+            } = &t.app
+            else {
+                continue;
+            };
+            s.size_bytes = Some(size.0);
+            let path = match f.paths.as_slice() {
+                [] => self.fwd.path(&sc.links, f.from, f.to),
+                [nodes] => nodes
+                    .windows(2)
+                    .map(|w| link_between(&sc.links, w[0], w[1]))
+                    .collect(),
+                _ => None,
+            };
+            let Some(path) = path else { continue };
+            let specs: Vec<_> = path.iter().map(|l| &sc.links[l.idx()]).collect();
+            let ideal = ideal_fct(&specs, size.0, t.mss as u64, t.header as u64);
+            s.ideal_fct_s = ideal.map(|d| d.secs());
+            if let (Some(fct), Some(ideal)) = (s.fct_s, s.ideal_fct_s) {
+                s.slowdown = Some(fct / ideal);
+            }
+        }
+    }
+}
+
+/// The RTT percentiles of one estimator, when its distribution is kept.
+fn rtt_percentiles(s: &mut FlowSummary, r: &crate::transport::tcp::rto::RttEstimator) {
+    if let Some([p50, p95, p99]) = r.report().percentiles() {
+        (s.rtt_p50_s, s.rtt_p95_s, s.rtt_p99_s) = (Some(p50), Some(p95), Some(p99));
     }
 }
 
@@ -334,6 +503,7 @@ fn recovery_name(r: RecoverySpec) -> &'static str {
         RecoverySpec::Sack => "sack",
         RecoverySpec::Sack1 => "sack1",
         RecoverySpec::Fack => "fack",
+        RecoverySpec::Prr => "prr",
     }
 }
 
@@ -379,6 +549,7 @@ fn subflow_summary(
         ..Default::default()
     };
     (s.rtt_min_s, s.rtt_mean_s, s.rtt_max_s) = sf.rtt().stats();
+    rtt_percentiles(&mut s, sf.rtt());
     if let Some(st) = sf.stats.first_open {
         s.start_s = st.secs();
         let stop = rx.completion.unwrap_or(end);

@@ -73,6 +73,7 @@ fn vegas_keeps_between_alpha_and_beta_packets_queued() {
         alpha: 6.0,
         beta: 8.0,
         gamma: 1.0,
+        ..VegasSpec::NS2
     };
     for (name, spec) in [
         ("ns2", VegasSpec::NS2),

@@ -3,6 +3,7 @@
 
 use ccsim_core::ids::EndpointId;
 use ccsim_core::net::dv::table::DestTable;
+use ccsim_core::results::DropCause;
 use ccsim_core::rng::SimRng;
 use ccsim_core::scenario::{from_toml_str, LinkModel, Scenario};
 use ccsim_core::transport::Endpoint;
@@ -13,6 +14,16 @@ const PAPER: &str = include_str!("../../../scenarios/fast_multipath_rip.toml");
 
 fn paper(duration: &str, extra: &str) -> Scenario {
     let text = PAPER.replace("duration = \"100s\"", &format!("duration = \"{duration}\"")) + extra;
+    from_toml_str(&text, "fast_multipath_rip.toml").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The paper run with every router ticking at multiples of Δr and Δa (no timer jitter).
+fn paper_synchronised(duration: &str) -> Scenario {
+    let text = PAPER
+        .replace("duration = \"100s\"", &format!("duration = \"{duration}\""))
+        .replace("first_update = \"500ms\"", "first_update = \"0s\"")
+        .replace("period_jitter = 0.1", "period_jitter = 0.0");
+    assert_ne!(text, PAPER);
     from_toml_str(&text, "fast_multipath_rip.toml").unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -42,11 +53,15 @@ fn paper_equilibrium_split_and_rates() {
     // Node indices: "1" = 0, "2" = 1, "3" = 2, "4" = 3.
     let r = Simulation::new(paper("100s", "")).unwrap().finish();
     assert!(r.conservation.holds());
+    // Lossless once routes are learned: the only drops are the first SYNs, sent before any
+    // router knew node 4 (each source resends its SYN after the initial RTO).
+    let d = &r.conservation.dropped;
     assert_eq!(
-        r.conservation.dropped.total(),
-        0,
+        d.total(),
+        d.0[DropCause::NoRoute as usize],
         "the paper's design is lossless"
     );
+    assert!(d.total() <= 2, "{d:?}");
     let top = mean_alpha(&r, 0.0, 3.0, 1.0, 70.0, 100.0);
     assert!(
         (top - 0.2).abs() <= 0.03,
@@ -56,10 +71,13 @@ fn paper_equilibrium_split_and_rates() {
         mean_alpha(&r, 1.0, 3.0, 3.0, 70.0, 100.0) > 0.99,
         "node 2 uses (2,4)"
     );
+    // Rates near the optimum (c1 + c2)/2 = 3756 packets/s each: within 5 % with ccsim's
+    // per-round FAST law, within 10 % with the ns-2 module's timed, paced update (the
+    // scenario's; source 1 oscillates more, docs/routing.md).
     for f in [0.0, 1.0] {
         let x = mean_rate_pps(&r, f, 70.0, 100.0);
         assert!(
-            (x - 3756.0).abs() <= 0.05 * 3756.0,
+            (x - 3756.0).abs() <= 0.1 * 3756.0,
             "flow {f}: {x} packets/s"
         );
     }
@@ -77,7 +95,12 @@ fn node_prices_satisfy_recursion_one() {
         sim.run_until(t);
         let dv = sim.routing().unwrap();
         for i in 0..3 {
-            let tb: &DestTable = dv.table(i, 3).unwrap();
+            // Routes are learned: a router may not know node 4 in the first instants.
+            let Some(tb) = dv.table(i, 3) else {
+                assert!(t.secs() < 1.0, "node {i} has no route to 4 at {t}");
+                continue;
+            };
+            let tb: &DestTable = tb;
             // In the table: q_i = Σ α_ij (p_ij + q_j as announced), exactly.
             let own: f64 = tb
                 .rows
@@ -104,13 +127,14 @@ fn node_prices_satisfy_recursion_one() {
             }
         }
     }
-    // Against current neighbour prices the table lags by up to Δr plus a propagation delay;
-    // the (3,4) queue swings by ~100 ms within a few seconds, so single gaps reach tens of
-    // ms, but on average the recursion holds to a few ms (docs/routing.md, measured).
+    // Against current neighbour prices the table lags by up to Δr (±10 % with ns-2's timer
+    // jitter) plus a propagation delay; the (3,4) queue swings by 100-150 ms within a few
+    // seconds, so single gaps reach a good part of one swing, but on average the recursion
+    // holds to a few ms (docs/routing.md, measured).
     let mean = sum_stale / n_stale;
     eprintln!("recursion (1) against current prices: mean gap {mean:.5} s, max {worst_stale:.5} s");
     assert!(
-        mean < 0.01 && worst_stale < 0.1,
+        mean < 0.01 && worst_stale < 0.15,
         "mean {mean}, max {worst_stale}"
     );
 }
@@ -147,6 +171,24 @@ fn no_loop_on_the_paper_topology() {
         let (loops, _) = run_counting_loops(sc2.clone(), d);
         assert_eq!(loops, 0, "destination {d}");
     }
+}
+
+#[test]
+fn synchronised_routers_keep_a_loop_that_jittered_timers_avoid() {
+    // Learned routes and the paper's poison reverse (issue #27): when every router ticks at
+    // the same instants and data flows as soon as routes exist (sources at 1 s), nodes 1
+    // and 2 route to node 4 through each other for most of the run; with ns-2's jittered DV
+    // timers (the scenario's default) they do not.
+    let late = |sc: &str| sc.replace("start = \"0s\"", "start = \"1s\"");
+    let sync = PAPER
+        .replace("duration = \"100s\"", "duration = \"60s\"")
+        .replace("first_update = \"500ms\"", "first_update = \"0s\"")
+        .replace("period_jitter = 0.1", "period_jitter = 0.0");
+    let (loops, _) = run_counting_loops(from_toml_str(&late(&sync), "sync").unwrap(), 3);
+    assert!(loops > 300, "synchronised: loop in {loops} of 600 samples");
+    let jittered = PAPER.replace("duration = \"100s\"", "duration = \"60s\"");
+    let (loops, _) = run_counting_loops(from_toml_str(&late(&jittered), "ns2").unwrap(), 3);
+    assert!(loops < 60, "jittered: loop in {loops} of 600 samples");
 }
 
 /// A random connected topology with a random loop-free initial table towards node 0 (every
@@ -312,7 +354,8 @@ fn fast_and_per_hop_link_models_agree_with_adaptive_routing() {
 
 #[test]
 fn sources_receive_their_node_price() {
-    let mut sim = Simulation::new(paper("30s", "")).unwrap();
+    // Without timer jitter every router ticks at 30 s, so the price pushed then is the table's.
+    let mut sim = Simulation::new(paper_synchronised("30s")).unwrap();
     sim.run_until(SimTime::ZERO + Dur::from_secs(30));
     let q = sim.routing().unwrap().price(0, 3).unwrap();
     let Endpoint::TcpSender(tx) = sim.endpoint(EndpointId(0)) else {

@@ -37,7 +37,36 @@ fn scenarios() -> Vec<(String, Scenario)> {
     out.push(("direct-link".into(), direct_link()));
     out.push(("two-networks".into(), two_networks()));
     out.push(("pinned-diamond".into(), pinned_diamond()));
-    out
+    out.push(("ecmp-fat-tree".into(), ecmp_fat_tree(4.0, 3)));
+    out.into_iter()
+        .map(|(n, sc)| (n, with_captures(sc)))
+        .collect()
+}
+
+/// `sc` with packet captures of its first link (and the reverse link, seen from the first's
+/// sending node) and its last link: every comparison below then covers the captures too.
+fn with_captures(mut sc: Scenario) -> Scenario {
+    let first = &sc.links[0];
+    let back = sc
+        .links
+        .iter()
+        .position(|l| l.from == first.to && l.to == first.from);
+    let last = sc.links.len() - 1;
+    sc.trace.pcap = vec![PcapSpec {
+        name: "first".into(),
+        node: first.from,
+        out: 0,
+        back,
+    }];
+    if last > 0 {
+        sc.trace.pcap.push(PcapSpec {
+            name: "last".into(),
+            node: sc.links[last].from,
+            out: last,
+            back: None,
+        });
+    }
+    sc
 }
 
 /// Two routes between s and d; flows pinned to either share links with unpinned ones,
@@ -224,9 +253,22 @@ fn run(sc: &Scenario) -> RunResult {
     Simulation::new(sc.clone()).unwrap().finish()
 }
 
-/// Everything a run reports, as one comparable string (series included, bit for bit).
+/// Everything a run reports, as one comparable string (series and packet captures
+/// included, bit for bit).
 fn fingerprint(r: &RunResult) -> String {
     let mut s = serde_json::to_string(r).unwrap();
+    for p in &r.pcaps {
+        // FNV-1a of the capture file: any byte differing shows.
+        let h = p.bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
+        s.push_str(&format!(
+            "{}:{}:{}:{h:x},",
+            p.name,
+            p.packets,
+            p.bytes.len()
+        ));
+    }
     for t in [&r.series.flows, &r.series.links] {
         for c in &t.columns {
             for v in c {
@@ -272,6 +314,31 @@ fn every_packet_is_delivered_dropped_or_in_flight() {
 struct DropCauseNoRoute;
 impl DropCauseNoRoute {
     const IDX: usize = ccsim_core::results::DropCause::NoRoute as usize;
+}
+
+#[test]
+fn packet_captures_change_nothing_else_and_see_every_packet_the_link_sends() {
+    for (name, sc) in scenarios() {
+        let with = run(&sc);
+        let mut plain = sc.clone();
+        plain.trace.pcap.clear();
+        let without = run(&plain);
+        assert!(without.pcaps.is_empty());
+        let mut stripped = with.clone();
+        stripped.pcaps.clear();
+        assert_eq!(fingerprint(&stripped), fingerprint(&without), "{name}");
+        // The last link's capture shows each packet whose transmission started by the end:
+        // those counted out, and at most one still being sent.
+        let last = with.pcaps.iter().find(|p| p.name == "last");
+        if let Some(p) = last {
+            let out = with.links.last().unwrap().packets_out;
+            assert!(
+                p.packets == out || p.packets == out + 1,
+                "{name}: {} vs {out}",
+                p.packets
+            );
+        }
+    }
 }
 
 #[test]

@@ -84,6 +84,19 @@ fn a_trace_outgrowing_the_limit_names_the_time_series() {
 }
 
 #[test]
+fn a_capture_outgrowing_the_limit_names_the_packet_captures() {
+    // 10 Gb/s of 1000-byte packets captured on s->r: 1.25 M records a second.
+    let text = flood(1, "interval = \"0s\"\npcap = [\"s->r\"]").replace("1000000000000p", "100p");
+    let (sim, end) = run_under(&text, 16 << 20);
+    let why = sim.failure().expect("the run was stopped");
+    assert!(why.contains("packet captures"), "{why}");
+    assert!(why.contains("trace.pcap"), "{why}");
+    assert!(sim.now() < end);
+    let r = sim.finish();
+    assert_eq!(r.pcaps.len(), 1, "what was captured is still written");
+}
+
+#[test]
 fn runs_under_the_limit_are_not_touched() {
     let text = flood(1, "interval = \"100ms\"")
         .replace("1000000000000p", "100p")

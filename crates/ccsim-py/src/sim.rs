@@ -137,6 +137,22 @@ impl RawResult {
         vec!["flows", "links", "paths", "routes", "backoffs"]
     }
 
+    /// Names of the packet captures (`[trace] pcap`), in the order asked for.
+    fn pcap_names(&self) -> Vec<String> {
+        self.result.pcaps.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// One packet capture as the bytes of a pcap file (nanosecond variant).
+    fn pcap<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
+        match self.result.pcaps.iter().find(|p| p.name == name) {
+            Some(p) => Ok(PyBytes::new(py, &p.bytes)),
+            None => Err(PyKeyError::new_err(format!(
+                "no packet capture {name:?}; captured: {:?} (name links in [trace] pcap)",
+                self.pcap_names()
+            ))),
+        }
+    }
+
     /// One time-series table: column name → little-endian `f64` bytes.
     fn table<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
         let series = &self.result.series;

@@ -38,7 +38,7 @@ __all__ = ["Experiment", "Figure", "Claim", "Unstated", "registry", "get", "load
            "MODULES"]
 
 #: Experiment modules, in report order.
-MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd")
+MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd", "modern_cc_bbr")
 
 KINDS = ("approx", "at_least", "at_most")
 

@@ -8,12 +8,15 @@ of a file (1 GB = 10^9 bytes in full mode). Goodput is ccsim's flow goodput: fil
 (time the last byte is delivered − connection start), the paper's definition.
 
 Protocols: ARC (transport = "arc", the defaults of docs/arc.md, written out in the plans) and
-the paper's ns-2 TCP baselines: NewReno, Reno-SACK (ns-2 Sack1), Reno-FACK, Vegas (ns-2
-preset, α, β, γ = 1, 3, 1) and Westwood+, each with delayed ACKs (100 ms, ns-2 DelAck), no
-receiver-window limit, ns-2's minimum RTO of 200 ms, an initial RTO of 3 s and a maximum RTO
-of 100 000 s, far above the largest RTT (ALGORITHMS.md 1.11 and 3.4.5). The Reno-based ones
-use Reno with ns-2's once-per-ACK window increase (counting = "per_ack"); Vegas and
-Westwood+ keep their controllers' defaults.
+the paper's ns-2 TCP baselines NewReno, Reno-SACK (ns-2 Sack1), Reno-FACK, Vegas (ns-2
+preset, α, β, γ = 1, 3, 1) and Westwood+, run as the ns-2 agents of 2002–2005 ran them
+(docs/sources/ns2.md §1–§4, §8): the 40-byte SYN and its round trip before data, an initial
+window of 2, window growth once per ACK, delayed ACKs (100 ms DelAck sink), limited
+transmit, ssthresh from the window, the RTO counted in 10-ms ticks from one timed segment per
+RTT, and the retransmission timer restarted at fast retransmit. The timer bounds that changed
+between ns-2 versions (minrto_, rtxcur_init_, maxrto_) and the values the authors must have
+raised (window_) are declared and swept, as are ARC's unstated details (see the table of
+declared values).
 
 Time limit: a run stops after T = min(max(3 × file × 8 / 1 Mb/s, 100 × RTT), 200 000 s) of
 simulated time (24 000 s for 1 GB up to RTT 240 s, 60 000 s at 600 s, 200 000 s at 2 000 s).
@@ -23,20 +26,17 @@ in the "completed" figure. A flow that reaches a third of the capacity finishes 
 time, so only the runs that are far below capacity are capped, and for those the delivered
 rate over at least 100 RTTs is their goodput.
 
-Sensitivity, clearly labelled and never the default: "ARC, w ≤ 8333 (paper-matching)" is
-ARC with its window capped at 8 333 packets. In equilibrium w = 5 × outstanding (r = k·(w −
-outstanding) with k = 1/(4·RTTmin) and outstanding = r·RTTmin), so this caps the data in
-flight at about 1 667 packets, the unstated limit ALGORITHMS.md §3.4.6 infers from the
-paper's two anchor points (full utilisation up to RTT ≈ 10–20 s, about 10 kb/s at 2 000 s).
-Read literally, the paper's rules keep ARC near capacity at every RTT; the faithful ARC is
-the one the claims test.
+Where the TCPs "roll down": by Mathis et al.'s bound with delayed ACKs (b = 2) and p = 0.001, a
+Reno-family TCP's goodput is at most about 320 kb/s·s / RTT, i.e. 80 % of the link only up to
+RTT ≈ 0.4 s and 40 % at 0.8 s. The paper's "roll down above 0.8 s" is therefore reported at
+several levels of capacity (80, 50 and 30 %), with the bound drawn on Fig. 3.
 
-Figures: Fig. 3, goodput against RTT (p = 0.001, all six protocols, plus the sensitivity); Fig. 4, goodput against
-p at RTT 600 s; Fig. 5, ARC's goodput against the file size at RTT 2, 20 and 200 s
-(p = 0.001). Every seed is a point; the line is the mean over seeds. Quick mode is a small
-version (2 MB file, 2 seeds, ARC, NewReno and Westwood+, a few RTTs) for tests: its claim
-values describe 2 MB transfers and are not the reproduction. Full mode is the paper's
-(1 GB file, 10 seeds).
+Figures: Fig. 3, goodput against RTT (p = 0.001, all six protocols, the Mathis bound); Fig. 4,
+goodput against p at RTT 600 s; Fig. 5, ARC's goodput against the file size at RTT 2, 20 and
+200 s (p = 0.001). Every seed is a point; the line is the mean over seeds. Quick mode is a
+small version (2 MB file, 2 seeds, ARC, NewReno and Westwood+, a few RTTs) for tests: its
+claim values describe 2 MB transfers and are not the reproduction. Full mode is the paper's
+(1 GB file, 10 seeds); its sensitivity reruns use 2 seeds and the RTTs the claims read.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ccsim.experiments import Claim, Experiment, Figure
+from ccsim.experiments import Claim, Experiment, Figure, Unstated
 from ccsim.experiments._plot import plt as _plt
 from ccsim.experiments._plot import save as _save
 from ccsim.scenario import Scenario
@@ -69,36 +69,104 @@ LIMIT_FILE_FACTOR = 3.0
 LIMIT_RTTS = 100.0
 LIMIT_MAX_S = 200_000.0
 
-#: ARC: the defaults of docs/arc.md, written out so that the report shows them.
-ARC_FLOW: dict[str, Any] = {
-    "transport": "arc",
-    "mss": MSS,
-    "header": HEADER,
-    "rto": {"min": "1s", "max": "100000s", "initial": "3s"},
-    "arc": {"probe_period": "100ms", "gain_periods": 4, "filter_gain": 0.9, "filter_init": "first_sample", "init_window": 2},
-}
+NS2 = "ns-2 tcl/lib/ns-default.tcl"  #: line numbers are ns-2.35's (docs/sources/ns2.md)
+NS2_TCP = "docs/sources/ns2.md §1"
 
-#: ns-2-era TCP settings shared by every baseline (ALGORITHMS.md 1.11, 3.4.5). max_window unset:
-#: unlimited (ns-2 window_ >= 10^6).
-TCP_RTO = {"min": "200ms", "max": "100000s", "initial": "3s"}
-TCP_COMMON: dict[str, Any] = {"transport": "tcp", "mss": MSS, "header": HEADER, "delayed_ack": "100ms", "rto": TCP_RTO}
-RENO_NS2 = {"kind": "reno", "counting": "per_ack"}
+#: Values the paper does not state (docs/reproduce.md, principle 2). The paper (2005, citing
+#: "Ns-2 (2002)") ran ns-2 2.26–2.28 (docs/sources/ns2.md §8): where a default changed between
+#: that era and ns-2.35, the era's value is used and the other swept.
+UNSTATED = [
+    Unstated("minrto", 1.0, f"{NS2}:956 minrto_: 1 s from 2001/05/14 to 2004/10/14 (ns-2.26, 2.27; the 2.27 tree "
+             "has `minrto_ 1`), 0.2 s from ns-2.28 (and in 2.35)", [1.0, 0.2], "TCP: minimum RTO (minrto_)", "s"),
+    Unstated("rtxcur_init", 6.0, f"{NS2}:961 rtxcur_init_: 6 s before 2006/01/21 (CHANGES.html:357), 3 s from "
+             "ns-2.30 (and in 2.35)", [6.0, 3.0], "TCP: RTO before the first sample (rtxcur_init_)", "s"),
+    Unstated("maxrto", 100_000.0, f"{NS2}:954 maxrto_: 100 000 s before 2007/03/28 (the 2.27 tree), 60 s from "
+             "ns-2.32 (and in 2.35)", [100_000.0, 60.0], "TCP: maximum RTO (maxrto_)", "s"),
+    Unstated("tcp_window", 0, f"our choice: unlimited (0). ns-2's window_ is 20 ({NS2}:919), which caps a TCP at "
+             "20 × 11 680 b / RTT (292 kb/s at 0.8 s), below the paper's curves: the authors raised it, to an "
+             "unstated value", [0, 20], "TCP: receiver window window_ (0 = unlimited)", "packets"),
+    Unstated("arc_no_estimate", "halve", "our choice (docs/arc.md): a congestion event before any bandwidth "
+             "estimate halves w, as TCP would; the paper's eq. (2) with B̂ = 0 restarts from one packet",
+             ["halve", "zero"], "ARC: w after a congestion event before the first estimate"),
+    Unstated("arc_window_cap", 0, "our choice: none (0), the paper states no cap; 8 333 packets (≈ 1 667 in "
+             "flight, w = 5 × outstanding in equilibrium) is the cap ALGORITHMS.md §3.4.6 infers from the paper's "
+             "anchor points (full rate to 10–20 s, 10 kb/s at 2 000 s)", [0, 8333], "ARC: window cap (0 = none)",
+             "packets"),
+    Unstated("arc_rto_max", 100_000.0, "our choice (docs/arc.md): a report timeout bounded far above the largest "
+             f"RTT, as ns-2's maxrto_ before 2007; ns-2.32–2.35's maxrto_ is 60 s ({NS2}:954)",
+             [100_000.0, 60.0], "ARC: maximum report timeout", "s"),
+    Unstated("arc_rto_min", 1.0, "our choice (docs/arc.md): RFC 6298's 1 s; ns-2.28–2.35's minrto_ is 0.2 s "
+             f"({NS2}:956)", [1.0, 0.2], "ARC: minimum report timeout", "s"),
+]
+DEFAULTS = {u.name: u.value for u in UNSTATED}
 
-#: Protocol name → flow table (without name, endpoints and app), in legend order.
-PROTOCOLS: dict[str, dict[str, Any]] = {
-    "ARC": ARC_FLOW,
-    "NewReno": {**TCP_COMMON, "cc": RENO_NS2, "recovery": "newreno"},
-    "Reno-SACK": {**TCP_COMMON, "cc": RENO_NS2, "recovery": "sack1"},
-    "Reno-FACK": {**TCP_COMMON, "cc": RENO_NS2, "recovery": "fack"},
-    "Vegas": {**TCP_COMMON, "cc": {"kind": "vegas", "preset": "ns2"}, "recovery": "newreno"},
-    "Westwood+": {**TCP_COMMON, "cc": {"kind": "westwood"}, "recovery": "newreno"},
+
+def _v(values: dict[str, Any] | None) -> dict[str, Any]:
+    return {**DEFAULTS, **(values or {})}
+
+
+def _num(x: float) -> str:
+    """A number for a unit string without exponent notation (the parser wants "1000s")."""
+    text = f"{x:.9f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def arc_flow(values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """ARC's flow table (docs/arc.md defaults, written out so the report shows them)."""
+    v = _v(values)
+    arc: dict[str, Any] = {"probe_period": "100ms", "gain_periods": 4, "filter_gain": 0.9,
+                           "filter_init": "first_sample", "init_window": 2, "no_estimate": v["arc_no_estimate"]}
+    if v["arc_window_cap"]:
+        arc["window_cap"] = f"{int(v['arc_window_cap'])}p"
+    return {"transport": "arc", "mss": MSS, "header": HEADER,
+            "rto": {"min": f"{_num(v['arc_rto_min'])}s", "max": f"{_num(v['arc_rto_max'])}s", "initial": "3s"},
+            "arc": arc}
+
+
+def tcp_common(values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What every ns-2 TCP baseline shares (docs/sources/ns2.md; each key's source below)."""
+    v = _v(values)
+    flow: dict[str, Any] = {
+        "transport": "tcp", "mss": MSS, "header": HEADER,
+        "delayed_ack": "100ms",  # Agent/TCPSink/DelAck interval_ 100 ms (ns-default.tcl:1066)
+        "init_cwnd": 2,  # windowInit_ 2 since 2001/5/26 (ns-default.tcl:920)
+        "handshake": True,  # syn_ / delay_growth_ true since 2001/5/17 (tcp.cc:700-705, 1809-1811)
+        "limited_transmit": True,  # singledup_ 1 since 2001/11/28 (tcp.cc:1576-1586)
+        "ssthresh_from": "cwnd",  # slowdown(): halfwin = min(cwnd_, window_)/2 (tcp.cc:1254)
+        "rto": {
+            "estimator": "ns2",  # rtt_update/rtt_timeout in ticks (tcp.cc:529-606)
+            "granularity": "10ms",  # tcpTick_ 0.01 since 2002/03/07 (ns-default.tcl:952)
+            "samples": "one_per_rtt",  # timestamps_ false (ns-default.tcl:946; tcp.cc:778-787, 1390-1403)
+            "restart_at_fast_retransmit": True,  # reset_rtx_timer(1,0) (tcp.cc:965-974 and every agent)
+            "min": f"{_num(v['minrto'])}s", "initial": f"{_num(v['rtxcur_init'])}s", "max": f"{_num(v['maxrto'])}s",
+        },
+    }
+    if v["tcp_window"]:
+        flow["max_window"] = int(v["tcp_window"])
+    return flow
+
+
+RENO_NS2 = {"kind": "reno", "counting": "per_ack"}  #: opencwnd() per ACK (tcp.cc:1122-1146)
+#: Protocol → (cc, recovery) of the TCP baselines, in legend order.
+TCP_AGENTS: dict[str, dict[str, Any]] = {
+    "NewReno": {"cc": RENO_NS2, "recovery": "newreno"},
+    "Reno-SACK": {"cc": RENO_NS2, "recovery": "sack1"},
+    "Reno-FACK": {"cc": RENO_NS2, "recovery": "fack"},
+    "Vegas": {"cc": {"kind": "vegas", "preset": "ns2"}, "recovery": "newreno"},
+    # Westwood+'s own ns-2 module is built on Agent/TCP, whose opencwnd() also counts per ACK.
+    "Westwood+": {"cc": {"kind": "westwood", "counting": "per_ack"}, "recovery": "newreno"},
 }
-#: The paper-matching sensitivity (see the module docstring): a window cap of 8 333 packets,
-#: i.e. about 1 667 packets outstanding in equilibrium. Plotted, never used by the claims.
-ARC_CAPPED = "ARC, w ≤ 8333 (paper-matching)"
-PROTOCOLS[ARC_CAPPED] = {**ARC_FLOW, "arc": {**ARC_FLOW["arc"], "window_cap": "8333p"}}
-TCPS = ["NewReno", "Reno-SACK", "Reno-FACK", "Vegas", "Westwood+"]
+PROTOCOLS = ["ARC", *TCP_AGENTS]
+TCPS = list(TCP_AGENTS)
 QUICK_PROTOCOLS = ["ARC", "NewReno", "Westwood+"]
+
+
+def protocol_flow(protocol: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A protocol's flow table (without name, endpoints and app)."""
+    if protocol == "ARC":
+        return arc_flow(values)
+    return {**tcp_common(values), **copy.deepcopy(TCP_AGENTS[protocol])}
+
 
 FIG3_LOSS = 0.001
 FIG4_RTT = 600.0
@@ -111,8 +179,13 @@ FULL = {
     "fig4_losses": [1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2],
     "fig5_rtts": [2, 20, 200],
     "fig5_sizes_mb": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
-    "protocols": list(PROTOCOLS),
+    "protocols": PROTOCOLS,
 }
+#: The plans each sensitivity rerun uses (one declared value moved): 2 seeds, and only the
+#: RTTs and file sizes the claims read (points a moved value leaves unchanged are the full
+#: run's, from the store).
+SENSITIVITY = {**FULL, "seeds": 2, "fig3_rtts": [0.1, 0.2, 0.5, 0.8, 1, 2, 5, 10, 20, 50, 200, 2000],
+               "fig5_rtts": [2, 200]}
 QUICK = {
     "seeds": 2,
     "file_mb": 2.0,
@@ -124,9 +197,8 @@ QUICK = {
 }
 
 COLORS = {"ARC": "#c03030", "NewReno": "#4878a8", "Reno-SACK": "#6aa84f", "Reno-FACK": "#8e63b5",
-          "Vegas": "#e69138", "Westwood+": "#3d3d3d", ARC_CAPPED: "#e8a0a0"}
-MARKERS = {"ARC": "o", "NewReno": "s", "Reno-SACK": "^", "Reno-FACK": "v", "Vegas": "D", "Westwood+": "x",
-           ARC_CAPPED: "P"}
+          "Vegas": "#e69138", "Westwood+": "#3d3d3d"}
+MARKERS = {"ARC": "o", "NewReno": "s", "Reno-SACK": "^", "Reno-FACK": "v", "Vegas": "D", "Westwood+": "x"}
 
 
 def time_limit_s(file_mb: float, rtt_s: float) -> float:
@@ -135,15 +207,10 @@ def time_limit_s(file_mb: float, rtt_s: float) -> float:
     return min(max(LIMIT_FILE_FACTOR * at_line_rate, LIMIT_RTTS * rtt_s), LIMIT_MAX_S)
 
 
-def _num(x: float) -> str:
-    """A number for a unit string without exponent notation (the parser wants "1000s")."""
-    text = f"{x:.9f}".rstrip("0").rstrip(".")
-    return text or "0"
-
-
-def scenario(protocol: str, rtt_s: float, loss: float, file_mb: float, seed: int = 1) -> Scenario:
+def scenario(protocol: str, rtt_s: float, loss: float, file_mb: float, seed: int = 1,
+             values: dict[str, Any] | None = None) -> Scenario:
     """The paper's planetary scenario for one protocol and point."""
-    flow = {"name": "f", "from": "earth", "to": "planet", **copy.deepcopy(PROTOCOLS[protocol]),
+    flow = {"name": "f", "from": "earth", "to": "planet", **protocol_flow(protocol, values),
             "app": {"kind": "bulk", "size": f"{_num(file_mb * 1e6)}B"}}
     doc = {
         "simulation": {"duration": f"{_num(time_limit_s(file_mb, rtt_s))}s", "seed": seed},
@@ -155,33 +222,39 @@ def scenario(protocol: str, rtt_s: float, loss: float, file_mb: float, seed: int
     return Scenario(doc, source=f"arc_planetary: {protocol}, RTT {rtt_s:g} s, p {loss:g}, {file_mb:g} MB")
 
 
-def _plan(part: str, protocol: str, rtt_s: float, loss: float, file_mb: float, seeds: int) -> Plan:
+def _plan(part: str, protocol: str, rtt_s: float, loss: float, file_mb: float, seeds: int,
+          values: dict[str, Any]) -> Plan:
     labels = {"part": part, "protocol": protocol, "rtt_s": float(rtt_s), "loss_p": float(loss),
               "file_mb": float(file_mb), "time_limit_s": time_limit_s(file_mb, rtt_s)}
-    return Plan(base=scenario(protocol, rtt_s, loss, file_mb), seeds=seeds, labels=labels,
+    return Plan(base=scenario(protocol, rtt_s, loss, file_mb, values=values), seeds=seeds, labels=labels,
                 name=f"{part} {protocol} RTT {rtt_s:g} s p {loss:g} {file_mb:g} MB")
 
 
-def plans(cfg: dict[str, Any]) -> list[Plan]:
+def plans(cfg: dict[str, Any], values: dict[str, Any] | None = None) -> list[Plan]:
+    v = _v(values)
     out = []
     for proto in cfg["protocols"]:
         for rtt in cfg["fig3_rtts"]:
-            out.append(_plan("fig3", proto, rtt, FIG3_LOSS, cfg["file_mb"], cfg["seeds"]))
+            out.append(_plan("fig3", proto, rtt, FIG3_LOSS, cfg["file_mb"], cfg["seeds"], v))
     for proto in cfg["protocols"]:
         for p in cfg["fig4_losses"]:
-            out.append(_plan("fig4", proto, FIG4_RTT, p, cfg["file_mb"], cfg["seeds"]))
+            out.append(_plan("fig4", proto, FIG4_RTT, p, cfg["file_mb"], cfg["seeds"], v))
     for rtt in cfg["fig5_rtts"]:
         for size in cfg["fig5_sizes_mb"]:
-            out.append(_plan("fig5", "ARC", rtt, FIG5_LOSS, size, cfg["seeds"]))
+            out.append(_plan("fig5", "ARC", rtt, FIG5_LOSS, size, cfg["seeds"], v))
     return out
 
 
-def quick() -> list[Plan]:
-    return plans(QUICK)
+def quick(values: dict[str, Any]) -> list[Plan]:
+    return plans(QUICK, values)
 
 
-def full() -> list[Plan]:
-    return plans(FULL)
+def full(values: dict[str, Any]) -> list[Plan]:
+    return plans(FULL, values)
+
+
+def sensitivity(values: dict[str, Any]) -> list[Plan]:
+    return plans(SENSITIVITY, values)
 
 
 # ---------------------------------------------------------------------------- measures
@@ -221,18 +294,31 @@ def mean_goodput(df: pd.DataFrame, protocol: str, rtt_s: float, loss: float = FI
     return float(sel["goodput_bps"].mean()) if len(sel) else float("nan")
 
 
-#: "Full utilisation" / not yet rolled off: mean goodput at least this share of capacity.
+def mathis_goodput_bps(rtt_s: float, p: float = FIG3_LOSS, b: int = 2) -> float:
+    """Mathis, Semke, Mahdavi & Ott (CCR 1997): a Reno-family TCP's steady goodput is at most
+    MSS/RTT · sqrt(3/(2·b·p)) with b packets per ACK, capped at the payload ceiling."""
+    return min(MSS * 8 / rtt_s * math.sqrt(3 / (2 * b * p)), CAPACITY_BPS * PAYLOAD_SHARE)
+
+
+def mathis_rtt_at(share: float, p: float = FIG3_LOSS, b: int = 2) -> float:
+    """The RTT at which the Mathis bound falls to ``share`` of the capacity."""
+    return MSS * 8 * math.sqrt(3 / (2 * b * p)) / (share * CAPACITY_BPS)
+
+
+#: "Full utilisation" for ARC and Westwood+: mean goodput at least this share of capacity.
 ROLLOFF_SHARE = 0.8
+#: The levels at which the TCPs' "roll down above 0.8 s" is read (see the module docstring).
+ROLLOFF_LEVELS = (0.8, 0.5, 0.3)
 
 
-def rolloff_rtt(df: pd.DataFrame, protocol: str) -> float:
+def rolloff_rtt(df: pd.DataFrame, protocol: str, share: float = ROLLOFF_SHARE) -> float:
     """The largest RTT of the Fig. 3 grid up to which (every smaller RTT included) the mean
-    goodput stays at or above ROLLOFF_SHARE × capacity; NaN if not even the smallest does."""
+    goodput stays at or above ``share`` × capacity; NaN if not even the smallest does."""
     f = _fig3(df)
     means = f[f["protocol"] == protocol].groupby("rtt_s")["goodput_bps"].mean().sort_index()
     last = float("nan")
     for rtt, g in means.items():
-        if g < ROLLOFF_SHARE * CAPACITY_BPS:
+        if g < share * CAPACITY_BPS:
             break
         last = float(rtt)
     return last
@@ -273,9 +359,22 @@ def _claim_tcp_at_10(df: pd.DataFrame) -> float:
     return 100 * max(vals) / CAPACITY_BPS if vals else float("nan")
 
 
-def _rolloff_claim(protocol: str, paper_rtt: float, tolerance: float, text: str) -> Claim:
-    return Claim("Fig. 3", f"{protocol}: {text} (largest RTT up to which mean goodput ≥ {ROLLOFF_SHARE:.0%} of capacity)",
-                 paper_rtt, lambda df: rolloff_rtt(df, protocol), unit="s", tolerance=tolerance, quick=False)
+#: Why the TCPs cannot hold 80 % of the link at 0.8 s (the bound is drawn on Fig. 3).
+MATHIS_MECHANISM = (
+    "Mathis et al. (CCR 1997) bound a Reno-family TCP's goodput by MSS/RTT·sqrt(3/(2bp)): with delayed ACKs "
+    f"(b = 2) and p = 0.001, {mathis_goodput_bps(0.8) / 1e3:.0f} kb/s at RTT 0.8 s, i.e. 80 % of the link only up "
+    f"to {mathis_rtt_at(0.8):.2f} s; the 80 % reading of 'roll down above 0.8 s' is out of reach of any such TCP "
+    "(Fig. 3 draws the bound; `ccsim reproduce arc-planetary --full`, the roll-off claims at 50 % and 30 %).")
+
+
+def _rolloff_claim(protocol: str, paper_rtt: float, tolerance: float, text: str,
+                   share: float = ROLLOFF_SHARE) -> Claim:
+    reno_family = protocol in TCPS and protocol != "Westwood+"
+    mathis = f"; Mathis bound at {share:.0%}: {mathis_rtt_at(share):.2g} s" if reno_family else ""
+    mechanism = MATHIS_MECHANISM if reno_family and share >= 0.8 else ""
+    return Claim("Fig. 3", f"{protocol}: {text}, read at {share:.0%} of capacity (largest RTT up to which mean "
+                 f"goodput ≥ {share:.0%}{mathis})", paper_rtt, lambda df: rolloff_rtt(df, protocol, share), unit="s",
+                 tolerance=tolerance, quick=False, mechanism=mechanism)
 
 
 # Quick mode (2 MB files, RTTs 0.5–50 s, two seeds) decides two claims: Fig. 4 in a weaker form
@@ -287,8 +386,9 @@ CLAIMS = [
     Claim("Fig. 3", "ARC fills the link below RTT 10 s: smallest mean goodput over RTT ≤ 5 s, p = 0.001 "
           "(payload ceiling 0.973 Mb/s)", 0.9, _claim_arc_full, unit="Mb/s", kind="at_least", quick=False),
     _rolloff_claim("ARC", 10.0, 5.0, "full utilisation up to RTT 10 s"),
-    *[_rolloff_claim(p, 0.8, 0.5, "goodput rolls off above RTT 0.8 s") for p in ["NewReno", "Reno-SACK", "Reno-FACK", "Vegas"]],
-    _rolloff_claim("Westwood+", 2.0, 1.0, "goodput rolls off above RTT 2 s"),
+    *[_rolloff_claim(p, 0.8, 0.5, "goodput rolls down above RTT 0.8 s", share)
+      for share in ROLLOFF_LEVELS for p in ["NewReno", "Reno-SACK", "Reno-FACK", "Vegas"]],
+    _rolloff_claim("Westwood+", 2.0, 1.0, "goodput rolls down above RTT 2 s"),
     Claim("Fig. 3", "TCPs at RTT 10 s, p = 0.001: best TCP's mean goodput / capacity", 10.0, _claim_tcp_at_10,
           unit="%", kind="at_most", quick=False),
     Claim("Fig. 3", "ARC at RTT 2000 s, p = 0.001: mean goodput (\"roughly 10 kb/s\")", 10.0,
@@ -333,7 +433,8 @@ def _file_text(rows: pd.DataFrame) -> str:
     return f"{mb / 1000:g} GB" if mb >= 1000 else f"{mb:g} MB"
 
 
-def _per_protocol_figure(f: pd.DataFrame, x: str, xlabel: str, title: str, out_dir: Path, name: str) -> Path:
+def _per_protocol_figure(f: pd.DataFrame, x: str, xlabel: str, title: str, out_dir: Path, name: str,
+                         mathis: bool = False) -> Path:
     """Goodput against `x`, one series per protocol (every seed a point, the mean a line)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
@@ -341,6 +442,14 @@ def _per_protocol_figure(f: pd.DataFrame, x: str, xlabel: str, title: str, out_d
         rows = f[f["protocol"] == proto]
         if len(rows):
             _draw(ax, rows, x, proto, COLORS[proto], MARKERS[proto])
+    if mathis and len(f):
+        import numpy as np
+
+        xs = np.logspace(math.log10(f[x].min()), math.log10(f[x].max()), 200)
+        ax.plot(xs, [mathis_goodput_bps(r) / 1e3 for r in xs], "k--", lw=1,
+                label="Mathis bound, b = 2, p = 0.001")
+        for share in ROLLOFF_LEVELS:
+            ax.axhline(share * CAPACITY_BPS / 1e3, color="0.75", lw=0.6)
     _finish(ax, xlabel, title)
     return _save(fig, out_dir, name)
 
@@ -348,7 +457,7 @@ def _per_protocol_figure(f: pd.DataFrame, x: str, xlabel: str, title: str, out_d
 def fig3(df: pd.DataFrame, out_dir: Path) -> Path:
     f = _fig3(df)
     return _per_protocol_figure(f, "rtt_s", "RTT (s)", f"Goodput vs RTT, p = {FIG3_LOSS:g}, {_file_text(f)} file",
-                                out_dir, "fig3_goodput_vs_rtt.png")
+                                out_dir, "fig3_goodput_vs_rtt.png", mathis=True)
 
 
 def fig4(df: pd.DataFrame, out_dir: Path) -> Path:
@@ -392,7 +501,7 @@ def fig_completed(df: pd.DataFrame, out_dir: Path) -> Path:
 
 
 def _flow_json(proto: str) -> str:
-    return json.dumps(PROTOCOLS[proto], separators=(", ", " = ")).replace('"', "")
+    return json.dumps(protocol_flow(proto), separators=(", ", " = ")).replace('"', "")
 
 
 EXPERIMENT = Experiment(
@@ -402,9 +511,12 @@ EXPERIMENT = Experiment(
     description=__doc__.split("\n\n", 1)[1].strip() if __doc__ else "",
     quick=quick,
     full=full,
+    sensitivity=sensitivity,
+    unstated=UNSTATED,
     figures=[
         Figure("fig3", "Goodput against RTT, p = 0.001", "Fig. 3", fig3,
-               "Log axes. Dots: seeds (hollow: capped at the time limit, goodput = delivered / time); line: mean."),
+               "Log axes. Dots: seeds (hollow: capped at the time limit, goodput = delivered / time); line: mean; "
+               "dashed: the Mathis bound (b = 2, p = 0.001); thin grey lines: the 80, 50 and 30 % levels."),
         Figure("fig4", "Goodput against the loss probability, RTT = 600 s", "Fig. 4", fig4,
                "Log axes. Dots: seeds (hollow: capped at the time limit); line: mean."),
         Figure("fig5", "ARC's goodput against the file size, RTT 2, 20, 200 s, p = 0.001", "Fig. 5", fig5,
@@ -420,8 +532,13 @@ EXPERIMENT = Experiment(
         "(each plan's labels show its time_limit_s). Runs that do not finish are capped at T: goodput = bytes delivered "
         "× 8 / (T − connection start); see the 'completed' figure.",
         *[f"{p}: {_flow_json(p)}" for p in PROTOCOLS],
+        "Not modelled from the ns-2 agents: Vegas's ¾ cut and timer backoff at fast retransmit, FACK's cwnd = 1 at "
+        "recovery entry (docs/sources/ns2.md §3.4-3.5), the short-integer RTT arithmetic above 655 s (an ns-2 "
+        "artefact, §2.1), Westwood+'s own ns-2 module (not in the distribution).",
         f"Full: file {FULL['file_mb']:g} MB, {FULL['seeds']} seeds; Fig. 3 RTTs {FULL['fig3_rtts']} s; Fig. 4 p "
-        f"{FULL['fig4_losses']}; Fig. 5 RTTs {FULL['fig5_rtts']} s, sizes {FULL['fig5_sizes_mb']} MB; all six protocols plus the paper-matching ARC sensitivity in Figs. 3 and 4.",
+        f"{FULL['fig4_losses']}; Fig. 5 RTTs {FULL['fig5_rtts']} s, sizes {FULL['fig5_sizes_mb']} MB; all six "
+        f"protocols. Sensitivity reruns: {SENSITIVITY['seeds']} seeds, Fig. 3 RTTs {SENSITIVITY['fig3_rtts']} s, Fig. 5 "
+        f"RTTs {SENSITIVITY['fig5_rtts']} s.",
         f"Quick: file {QUICK['file_mb']:g} MB, {QUICK['seeds']} seeds; Fig. 3 RTTs {QUICK['fig3_rtts']} s; Fig. 4 p "
         f"{QUICK['fig4_losses']}; Fig. 5 RTTs {QUICK['fig5_rtts']} s, sizes {QUICK['fig5_sizes_mb']} MB; protocols "
         f"{', '.join(QUICK_PROTOCOLS)}. Quick claims describe 2 MB transfers, not the paper's 1 GB.",

@@ -11,6 +11,16 @@ use serde_json::{json, Value};
 /// The foundation benchmark's names.
 pub const FOUNDATION: [&str; 2] = ["dumbbell-16", "dumbbell-64-1g"];
 
+/// The foundation benchmark's runs: the foundation dumbbells, then each with every flow on
+/// BBR (issue #20's packets-per-second figure for a rate-based controller; not in the speed
+/// bar of `benches/ab.sh`).
+pub const FOUNDATION_BENCH: [&str; 4] = [
+    "dumbbell-16",
+    "dumbbell-64-1g",
+    "dumbbell-16-bbr",
+    "dumbbell-64-1g-bbr",
+];
+
 /// Flows of the scaled dumbbells.
 pub const DUMBBELL_FLOWS: [u32; 5] = [16, 64, 256, 1024, 4096];
 /// Hops of the parking lots.
@@ -51,6 +61,11 @@ pub fn document(name: &str) -> Option<Value> {
     }
     match name {
         "dumbbell-16" | "dumbbell-64-1g" => Some(dumbbell(&foundation(name))),
+        "dumbbell-16-bbr" | "dumbbell-64-1g-bbr" => {
+            let mut p = foundation(name.strip_suffix("-bbr").unwrap());
+            p.cc = "bbr".into();
+            Some(dumbbell(&p))
+        }
         "queue-fill" => Some(queue_fill()),
         _ => None,
     }

@@ -13,6 +13,7 @@
 //! its parameter table and its `KIND`) and one line in [`CONTROLLERS`] (see
 //! docs/adding-a-controller.md).
 
+pub mod bbr;
 pub mod bwe;
 pub mod cmt;
 pub mod coupled;
@@ -92,6 +93,57 @@ impl AckEvent {
     }
 }
 
+/// The sender's loss-recovery state, as Linux's `icsk_ca_state` names it (`Open` also
+/// covers Disorder and CWR, which ccsim does not distinguish).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CaState {
+    /// No recovery in progress.
+    #[default]
+    Open,
+    /// Fast recovery.
+    Recovery,
+    /// After a retransmission timeout, until what was outstanding at it is acknowledged.
+    Loss,
+}
+
+/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation-00 §3; Linux
+/// `struct rate_sample`, `tcp_rate_gen` in net/ipv4/tcp_rate.c). Built by the sender on
+/// every ACK for a controller whose `wants_rate_samples` is true; byte counts are payload
+/// bytes, as the sender's `delivered`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateSample {
+    /// Bytes delivered over `interval` (C.delivered − P.delivered of the most recently sent
+    /// packet this ACK delivered).
+    pub delivered: Bytes,
+    /// The sampling interval, max(send phase, ACK phase); `None` when the sample is not
+    /// valid: nothing with timing information was delivered, or the interval is shorter
+    /// than the minimum RTT (tcp_rate.c `tcp_rate_gen`).
+    pub interval: Option<Dur>,
+    /// C.delivered when that packet was sent (P.delivered).
+    pub prior_delivered: Bytes,
+    /// Total bytes delivered so far (C.delivered).
+    pub total_delivered: Bytes,
+    /// Whether that packet was sent while the application limited the sender.
+    pub is_app_limited: bool,
+    /// Bytes newly delivered (acknowledged or SACKed) by this ACK.
+    pub acked_sacked: Bytes,
+    /// Bytes newly marked lost while processing this ACK.
+    pub losses: Bytes,
+    /// Bytes in flight before this ACK was processed.
+    pub prior_in_flight: Bytes,
+    /// The sender's loss-recovery state after processing this ACK.
+    pub ca_state: CaState,
+}
+
+impl RateSample {
+    /// The delivery rate in bytes per second, for a valid sample.
+    pub fn rate(&self) -> Option<f64> {
+        self.interval
+            .filter(|d| d.0 > 0)
+            .map(|d| self.delivered.0 as f64 / d.secs())
+    }
+}
+
 /// A congestion signal.
 #[derive(Clone, Copy, Debug)]
 pub struct CongestionEvent {
@@ -146,6 +198,19 @@ pub trait CongestionControl {
     }
     /// Called when `next_timeout` is reached.
     fn on_timeout(&mut self, _now: SimTime) {}
+    /// Whether the sender should keep per-packet delivery records and call
+    /// `on_rate_sample` (asked once per connection; a controller that says no costs nothing).
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+    /// An ACK with its delivery-rate sample, right after `on_ack` (Linux `cong_control`).
+    fn on_rate_sample(&mut self, _ev: &AckEvent, _rs: &RateSample) {}
+    /// Whether the samples of what is sent now must be marked application-limited, so
+    /// that they cannot lower a bandwidth estimate (BBR's PROBE_RTT, tcp_bbr.c
+    /// `bbr_update_min_rtt`). Asked after `on_rate_sample`.
+    fn marks_app_limited(&self) -> bool {
+        false
+    }
 }
 
 /// A controller a TCP flow's `cc` can name: its declared parameters and how to build it.
@@ -166,6 +231,7 @@ pub const CONTROLLERS: &[&CcKind] = &[
     &westwood::KIND,
     &cubic::KIND,
     &fast::KIND,
+    &bbr::KIND,
     #[cfg(test)]
     &example_aimd::KIND,
 ];
@@ -275,11 +341,16 @@ impl<'de> Deserialize<'de> for CcSpec {
 pub trait BoxedCc: CongestionControl + std::fmt::Debug + Send + Sync {
     /// A copy in a new box.
     fn clone_box(&self) -> Box<dyn BoxedCc>;
+    /// The controller itself, for inspection (tests and diagnostics downcast it).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl<T: CongestionControl + Clone + std::fmt::Debug + Send + Sync + 'static> BoxedCc for T {
     fn clone_box(&self) -> Box<dyn BoxedCc> {
         Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -315,6 +386,9 @@ pub struct CcContext {
     pub mss: Bytes,
     /// Initial window in bytes.
     pub init_cwnd: Bytes,
+    /// Seed of the controller's own random stream (`flow:<name>:cc`, one value per
+    /// connection; docs/adding-a-controller.md "No hidden state"). Only BBR draws from it.
+    pub seed: u64,
 }
 
 impl AnyCc {
@@ -386,5 +460,14 @@ impl CongestionControl for AnyCc {
     }
     fn on_timeout(&mut self, now: SimTime) {
         each_cc!(self, c => c.on_timeout(now))
+    }
+    fn wants_rate_samples(&self) -> bool {
+        each_cc!(self, c => c.wants_rate_samples())
+    }
+    fn on_rate_sample(&mut self, ev: &AckEvent, rs: &RateSample) {
+        each_cc!(self, c => c.on_rate_sample(ev, rs))
+    }
+    fn marks_app_limited(&self) -> bool {
+        each_cc!(self, c => c.marks_app_limited())
     }
 }

@@ -13,8 +13,11 @@
 //! - Congestion avoidance: diff < α → cwnd += 1 packet; diff > β → cwnd −= 1 packet;
 //!   otherwise hold. The window never goes below 2 packets.
 //! - Slow start (cwnd < ssthresh): grow as Reno (one MSS per MSS acknowledged) but only
-//!   every other round; when diff > γ leave slow start the ns-2 way: cwnd −= cwnd/8 and
-//!   ssthresh = 2 packets.
+//!   every other round; when diff > γ leave slow start (`ss_exit`) the ns-2 way
+//!   (`tcp-vegas.cc`): cwnd −= cwnd/8 and ssthresh = 2 packets; or Linux's
+//!   (`tcp_vegas.c`:220–243 of Linux 6.12): cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1)
+//!   packets, the window that matches the rate actually achieved, and ssthresh = cwnd,
+//!   which Linux keeps at most cwnd as congestion avoidance shrinks the window.
 //! - Loss: Reno (RFC 5681): ssthresh = max(FlightSize/2, 2·MSS); cwnd = ssthresh after a fast
 //!   retransmit, 1 MSS after a timeout. ns-2's fine-grained Vegas timeouts are not modelled:
 //!   recovery is the transport's.
@@ -35,6 +38,19 @@ pub struct VegasSpec {
     pub alpha: f64,
     pub beta: f64,
     pub gamma: f64,
+    pub ss_exit: VegasSsExit,
+}
+
+/// Vegas's slow-start exit, when the queue estimate exceeds γ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VegasSsExit {
+    /// ns-2 `tcp-vegas.cc`: cwnd −= cwnd/8, ssthresh = 2 packets.
+    #[default]
+    Ns2,
+    /// Linux `tcp_vegas.c`: cwnd = min(cwnd, target + 1) packets with target =
+    /// cwnd·BaseRTT/RTT, and ssthresh = cwnd.
+    Linux,
 }
 
 impl VegasSpec {
@@ -43,12 +59,14 @@ impl VegasSpec {
         alpha: 1.0,
         beta: 3.0,
         gamma: 1.0,
+        ss_exit: VegasSsExit::Ns2,
     };
     /// Linux `tcp_vegas.c` and ns-3: α, β, γ = 2, 4, 1.
     pub const LINUX: VegasSpec = VegasSpec {
         alpha: 2.0,
         beta: 4.0,
         gamma: 1.0,
+        ss_exit: VegasSsExit::Ns2,
     };
 }
 
@@ -78,6 +96,9 @@ pub const PARAMS: &[Param] = &[
         .unit("packets")
         .doc("leave slow start when more than this many packets are queued")
         .source("Brakmo & Peterson 1995 and ns-2 (v_gamma_ 1)"),
+    Param::choice("ss_exit", "ns2", &["ns2", "linux"])
+        .doc("how slow start ends when more than gamma packets are queued: ns2 cwnd −= cwnd/8 and ssthresh = 2 packets; linux cwnd = min(cwnd, ⌊cwnd·BaseRTT/RTT⌋ + 1) packets and ssthresh = cwnd; the presets leave it alone")
+        .source("ns-2.35 tcp/tcp-vegas.cc (and the paper); Linux net/ipv4/tcp_vegas.c:220–243 (docs/controllers/vegas.md)"),
 ];
 
 /// `preset = "ns2"`: the paper's and ns-2's thresholds (the defaults).
@@ -201,9 +222,22 @@ impl CongestionControl for Vegas {
         let floor = 2.0 * self.mss;
         if self.cwnd < self.ssthresh {
             if diff > self.p.gamma {
-                // ns-2 `tcp-vegas.cc`: leave slow start, cwnd −= cwnd/8, ssthresh = 2.
-                self.cwnd = (self.cwnd - self.cwnd / 8.0).max(floor);
-                self.ssthresh = floor;
+                match self.p.ss_exit {
+                    VegasSsExit::Ns2 => {
+                        // ns-2 `tcp-vegas.cc`: cwnd −= cwnd/8, ssthresh = 2.
+                        self.cwnd = (self.cwnd - self.cwnd / 8.0).max(floor);
+                        self.ssthresh = floor;
+                    }
+                    VegasSsExit::Linux => {
+                        // Linux: target = cwnd·BaseRTT/RTT in whole packets (u64 division),
+                        // cwnd = min(cwnd, target + 1); ssthresh = min(ssthresh, cwnd), then
+                        // tcp_current_ssthresh keeps it at cwnd (lines 220–243, 271).
+                        let w = (self.cwnd / self.mss) as u128;
+                        let target = (w * base.0 as u128 / rtt.0.max(1) as u128) as f64;
+                        self.cwnd = self.cwnd.min((target + 1.0) * self.mss).max(floor);
+                        self.ssthresh = self.cwnd;
+                    }
+                }
             } else {
                 self.ss_grow = !self.ss_grow;
             }
@@ -211,6 +245,11 @@ impl CongestionControl for Vegas {
             self.cwnd += self.mss;
         } else if diff > self.p.beta {
             self.cwnd = (self.cwnd - self.mss).max(floor);
+            if self.p.ss_exit == VegasSsExit::Linux {
+                // Linux keeps ssthresh ≤ cwnd as it shrinks (tcp_vegas.c:258–260), so a
+                // flow that left slow start at ssthresh = cwnd does not re-enter it.
+                self.ssthresh = self.ssthresh.min(self.cwnd);
+            }
         }
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
@@ -315,6 +354,45 @@ mod tests {
         v.on_round(&round(120));
         assert_eq!(pkts(&v), 14.0);
         assert_eq!(v.ssthresh(), Bytes(2 * MSS));
+    }
+
+    #[test]
+    fn linux_slow_start_exit_matches_the_achieved_rate() {
+        // 40 packets, BaseRTT 100 ms, round RTT 125 ms: diff = 40·25/125 = 8 > γ.
+        let ss = |exit| {
+            let p = VegasSpec {
+                ss_exit: exit,
+                ..VegasSpec::NS2
+            };
+            let mut v = Vegas::new(Bytes(MSS), Bytes(40 * MSS), p);
+            v.on_ack(&ack(0, 100)); // BaseRTT = 100 ms, no growth
+            v.on_round(&round(125));
+            v
+        };
+        // Linux: target = ⌊40·100/125⌋ = 32, cwnd = min(40, 33) = 33, ssthresh = 33.
+        let mut l = ss(VegasSsExit::Linux);
+        assert_eq!(pkts(&l), 33.0);
+        assert_eq!(l.ssthresh(), Bytes(33 * MSS));
+        // In congestion avoidance: diff = 33·25/125 = 6.6 > β, so −1 packet, and ssthresh
+        // follows the window down (min(ssthresh, cwnd)): no return to slow start.
+        l.on_round(&round(125));
+        assert_eq!(pkts(&l), 32.0);
+        assert_eq!(l.ssthresh(), Bytes(32 * MSS));
+        // ns-2: cwnd = 40 − 40/8 = 35, ssthresh = 2.
+        let n = ss(VegasSsExit::Ns2);
+        assert_eq!(pkts(&n), 35.0);
+        assert_eq!(n.ssthresh(), Bytes(2 * MSS));
+        // Linux never raises the window: with target + 1 above cwnd it stays.
+        // 10 packets at RTT 112 ms: diff = 10·12/112 ≈ 1.07 > γ; target = ⌊1000/112⌋ = 8
+        // → 9 < 10. At 10 packets and RTT 101 ms diff ≈ 0.1 < γ: no exit.
+        let p = VegasSpec {
+            ss_exit: VegasSsExit::Linux,
+            ..VegasSpec::NS2
+        };
+        let mut v = Vegas::new(Bytes(MSS), Bytes(10 * MSS), p);
+        v.on_ack(&ack(0, 100));
+        v.on_round(&round(112));
+        assert_eq!(pkts(&v), 9.0);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Westwood+ (Grieco & Mascolo, ACM CCR 2004; ALGORITHMS.md §1.6).
 //!
-//! Probing is Reno's (slow start, then about one MSS per RTT, counting bytes). Westwood+
+//! Probing is Reno's (slow start, then about one MSS per RTT, counting bytes, or once per
+//! ACK with `counting = "per_ack"` as ns-2's and ns-3's Westwood+, which inherit their
+//! Reno agent's per-ACK increase). Westwood+
 //! additionally estimates the bandwidth the flow gets and uses it to set ssthresh after a
 //! loss, instead of halving:
 //!
@@ -20,7 +22,7 @@
 //! Reno (ssthresh = max(FlightSize/2, 2·MSS)).
 
 use super::bwe::{BandwidthFilter, WestwoodFilter};
-use super::reno::{reno_increase, Counting};
+use super::reno::{reno_increase, Counting, COUNTING};
 use super::{
     AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
 };
@@ -34,6 +36,7 @@ use serde::{Deserialize, Serialize};
 pub struct WestwoodSpec {
     pub filter: WestwoodFilter,
     pub min_interval: Dur,
+    pub counting: Counting,
 }
 
 impl Default for WestwoodSpec {
@@ -50,6 +53,7 @@ pub const PARAMS: &[Param] = &[
     Param::duration("min_interval", "50ms")
         .doc("shortest sampling interval: rounds are merged until they span this long")
         .source("Linux net/ipv4/tcp_westwood.c:47 TCP_WESTWOOD_RTT_MIN (HZ/20 = 50 ms; docs/sources/linux.md)"),
+    COUNTING,
 ];
 
 /// `cc = "westwood"`.
@@ -132,13 +136,13 @@ impl CongestionControl for Westwood {
         if ev.acked.0 == 0 || ev.in_recovery {
             return;
         }
-        // Reno growth (RFC 5681 §3.1, byte counting).
+        // Reno growth (RFC 5681 §3.1, by bytes or once per ACK).
         self.cwnd = reno_increase(
             self.cwnd,
             self.ssthresh,
             ev.acked.0 as f64,
             self.mss,
-            Counting::Bytes,
+            self.p.counting,
         );
     }
     fn on_round(&mut self, ev: &RoundEvent) {
@@ -168,6 +172,7 @@ impl CongestionControl for Westwood {
 mod tests {
     use super::*;
     use crate::cc::bwe::WestwoodFilter;
+    use crate::cc::reno::Counting as AckCounting;
     use crate::units::SimTime;
 
     const MSS: u64 = 1000;
@@ -270,6 +275,24 @@ mod tests {
         let mut w = Westwood::new(Bytes(MSS), Bytes(20 * MSS), WestwoodSpec::default());
         w.on_congestion(&loss(CongestionKind::FastRetransmit, 20 * MSS));
         assert_eq!(w.cwnd(), Bytes(10 * MSS));
+    }
+
+    #[test]
+    fn congestion_avoidance_counts_bytes_or_acks() {
+        // cwnd = ssthresh = 10 MSS (a loss without an estimate halves 20), then a delayed
+        // ACK of 2 MSS: by bytes cwnd += MSS·2·MSS/cwnd = 200 B (RFC 5681 §3.1); per ACK
+        // cwnd += MSS·MSS/cwnd = 100 B (eq. 3).
+        for (counting, grown) in [(AckCounting::Bytes, 200), (AckCounting::PerAck, 100)] {
+            let p = WestwoodSpec {
+                counting,
+                ..WestwoodSpec::default()
+            };
+            let mut w = Westwood::new(Bytes(MSS), Bytes(20 * MSS), p);
+            w.on_congestion(&loss(CongestionKind::FastRetransmit, 20 * MSS));
+            w.on_recovery_exit(SimTime::ZERO);
+            w.on_ack(&ack(2 * MSS, 100));
+            assert_eq!(w.cwnd(), Bytes(10 * MSS + grown), "{counting:?}");
+        }
     }
 
     #[test]

@@ -27,9 +27,11 @@ use super::queue::{Occupancy, QueueDisc};
 use super::ring::Ring;
 use crate::engine::EventQueue;
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::measure::histogram::Histogram;
 use crate::packet::Packet;
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
+use crate::trace::pcap::LinkCapture;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Initial capacity of a fast link's rings (powers of two; they double when full).
@@ -73,7 +75,8 @@ struct FastPipe {
 
 #[derive(Debug)]
 struct PerHopPipe {
-    waiting: VecDeque<Packet>,
+    /// Packets waiting for the transmitter, with the time each entered.
+    waiting: VecDeque<(SimTime, Packet)>,
     in_service: Option<Packet>,
     wire: VecDeque<Packet>,
     held_bytes: u64,
@@ -154,6 +157,11 @@ pub struct Link {
     /// Serialisation times of the two most recent packet sizes (data and ACK, typically),
     /// so the hot path rarely divides.
     tx_cache: [(u32, Dur); 2],
+    /// The packets it accepted, when a packet capture includes it (`[trace] pcap`).
+    pub capture: Option<Box<LinkCapture>>,
+    /// Queueing delays (entering the link to starting transmission) of accepted packets,
+    /// when measured (`[measure]`); restarted when the window opens.
+    pub sojourn: Option<Box<Histogram>>,
 }
 
 impl Link {
@@ -224,6 +232,8 @@ impl Link {
             up: true,
             doomed: 0,
             tx_cache: [(0, rate.tx_time(Bytes(0))); 2],
+            capture: None,
+            sojourn: None,
         }
     }
 
@@ -248,15 +258,18 @@ impl Link {
         self.up = up;
     }
 
-    /// Whether the packet just popped at the far end was on the link when it failed (and
-    /// so is lost); counts the drop at this link.
+    /// Whether the packet just popped at the far end at `now` was on the link when it failed
+    /// (and so is lost); counts the drop at this link.
     #[inline]
-    pub fn take_doomed(&mut self) -> bool {
+    pub fn take_doomed(&mut self, now: SimTime) -> bool {
         if self.doomed == 0 {
             return false;
         }
         self.doomed -= 1;
         self.stats.drops.add(DropCause::LinkDown);
+        if let Some(c) = &mut self.capture {
+            c.lost(now);
+        }
         true
     }
 
@@ -289,7 +302,10 @@ impl Link {
                     + p.deliver.capacity() * size_of::<(SimTime, Packet)>()
                     + p.late_drops.capacity() * size_of::<(SimTime, DropCause, FlowId)>()
             }
-            Pipe::PerHop(p) => (p.waiting.capacity() + p.wire.capacity()) * size_of::<Packet>(),
+            Pipe::PerHop(p) => {
+                p.waiting.capacity() * size_of::<(SimTime, Packet)>()
+                    + p.wire.capacity() * size_of::<Packet>()
+            }
         };
         bytes as u64
     }
@@ -471,21 +487,33 @@ impl Link {
                 let arrive = SimTime(finish.0 + self.delay.0);
                 f.busy_until = finish;
                 f.held_bytes += pkt.size as u64;
+                if let Some(h) = self.sojourn.as_mut() {
+                    h.record(start.0 - at.0);
+                }
                 f.ring.push_back(Slot {
                     enter: at,
                     finish,
                     arrive,
                     size: pkt.size,
                 });
+                if let Some(c) = &mut self.capture {
+                    c.record(start, arrive, pkt);
+                }
                 Ok(arrive)
             }
             Pipe::PerHop(p) => {
                 p.held_bytes += pkt.size as u64;
                 if p.in_service.is_none() {
+                    if let Some(h) = self.sojourn.as_mut() {
+                        h.record(0);
+                    }
                     p.in_service = Some(*pkt);
                     events.push_tx_done(now + tx, self.id);
+                    if let Some(c) = &mut self.capture {
+                        c.record(now, now + tx + self.delay, pkt);
+                    }
                 } else {
-                    p.waiting.push_back(*pkt);
+                    p.waiting.push_back((now, *pkt));
                 }
                 Ok(SimTime::NEVER)
             }
@@ -523,10 +551,16 @@ impl Link {
             self.stats.bytes_out += pkt.size as u64;
             p.wire.push_back(pkt);
             events.push_arrival(now + self.delay, self.id);
-            if let Some(next) = p.waiting.pop_front() {
+            if let Some((entered, next)) = p.waiting.pop_front() {
+                if let Some(h) = self.sojourn.as_mut() {
+                    h.record(now.since(entered).0);
+                }
                 p.in_service = Some(next);
                 let tx = self.rate.tx_time(Bytes(next.size as u64));
                 events.push_tx_done(now + tx, self.id);
+                if let Some(c) = &mut self.capture {
+                    c.record(now, now + tx + self.delay, &next);
+                }
             } else {
                 p.idle_since = now;
             }
@@ -555,50 +589,100 @@ impl Link {
         }
     }
 
-    /// Settle the accounts at the end of the run (`end ≥` every event processed): count
-    /// transmissions that ended by `end`, undo what was computed for times after it, and
-    /// return (packets in flight, drops to undo).
-    pub fn finish(&mut self, end: SimTime) -> (u64, Vec<LateDrop>) {
-        match &mut self.pipe {
+    /// The counters as of `t` (`t ≥` every event processed, i.e. the current time or
+    /// the end): transmissions that ended by `t` counted out, what was computed ahead for
+    /// times after `t` (chained offers and their drops) left out. Returns (the counters,
+    /// packets in flight at `t`, drops to undo on the flows' accounts). The link is not
+    /// changed, so a measurement window can read it mid-run.
+    pub fn settled(&self, t: SimTime) -> (LinkStats, u64, Vec<LateDrop>) {
+        let mut stats = self.stats.clone();
+        match &self.pipe {
             Pipe::Fast(f) => {
                 let mut in_flight = 0;
                 for (i, e) in f.ring.iter().enumerate() {
                     let counted_out = i < f.done;
-                    let out_by_end = e.finish <= end;
-                    if e.enter > end {
-                        // Entered after the end (chained): it is still upstream.
-                        self.stats.packets_in -= 1;
+                    let out_by_end = e.finish <= t;
+                    if e.enter > t {
+                        // Entered after `t` (chained): it is still upstream.
+                        stats.packets_in -= 1;
                         if counted_out {
-                            self.stats.packets_out -= 1;
-                            self.stats.bytes_out -= e.size as u64;
+                            stats.packets_out -= 1;
+                            stats.bytes_out -= e.size as u64;
                         }
                         continue;
                     }
                     if counted_out && !out_by_end {
-                        self.stats.packets_out -= 1;
-                        self.stats.bytes_out -= e.size as u64;
+                        stats.packets_out -= 1;
+                        stats.bytes_out -= e.size as u64;
                     } else if !counted_out && out_by_end {
-                        self.stats.packets_out += 1;
-                        self.stats.bytes_out += e.size as u64;
+                        stats.packets_out += 1;
+                        stats.bytes_out += e.size as u64;
                     }
-                    if e.arrive > end {
+                    if e.arrive > t {
                         in_flight += 1;
                     }
                 }
                 let mut undo = Vec::new();
-                for &(t, cause, flow) in &f.late_drops {
-                    if t > end {
-                        self.stats.packets_in -= 1;
-                        self.stats.drops.0[cause as usize] -= 1;
+                for &(td, cause, flow) in &f.late_drops {
+                    if td > t {
+                        stats.packets_in -= 1;
+                        stats.drops.0[cause as usize] -= 1;
                         undo.push(LateDrop { cause, flow });
                     }
                 }
-                (in_flight, undo)
+                (stats, in_flight, undo)
             }
             Pipe::PerHop(p) => (
+                stats,
                 (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64,
                 Vec::new(),
             ),
         }
+    }
+
+    /// (Fast model.) The queueing delays already counted of packets that have not started
+    /// transmission by `t` (the fast model counts a packet when it accepts it, the per-hop
+    /// model when its transmission starts; a window's edges count the latter).
+    fn pending_sojourns(&self, t: SimTime) -> Vec<u64> {
+        match &self.pipe {
+            Pipe::Fast(f) if self.sojourn.is_some() => f
+                .ring
+                .iter()
+                .filter_map(|e| {
+                    let start = e.finish.0 - self.rate.tx_time(Bytes(e.size as u64)).0;
+                    (start > t.0).then(|| start - e.enter.0)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The queueing delays of the packets that started transmission by `t`, when measured.
+    pub fn sojourn_at(&self, t: SimTime) -> Option<Histogram> {
+        let mut h = (**self.sojourn.as_ref()?).clone();
+        for v in self.pending_sojourns(t) {
+            h.remove(v);
+        }
+        Some(h)
+    }
+
+    /// Count queueing delays from `t` on only (a measurement window opens): packets that
+    /// start transmission after `t` are kept.
+    pub fn restart_sojourn(&mut self, t: SimTime) {
+        if self.sojourn.is_some() {
+            let mut h = Histogram::default();
+            for v in self.pending_sojourns(t) {
+                h.record(v);
+            }
+            self.sojourn = Some(Box::new(h));
+        }
+    }
+
+    /// Settle the accounts at the end of the run (see `settled`) and return (packets in
+    /// flight, drops to undo).
+    pub fn finish(&mut self, end: SimTime) -> (u64, Vec<LateDrop>) {
+        let (stats, in_flight, undo) = self.settled(end);
+        self.stats = stats;
+        (in_flight, undo)
     }
 }

@@ -146,8 +146,11 @@ pub const PARAMS: &[Param] = &[
         .doc("queue discipline in front of the transmitter; each direction of a duplex entry has its own")
         .source("DropTail (ns-2's default queue)"),
     Param::kinded("loss", &LOSS_KINDS, "none")
-        .doc("loss applied to packets entering the link (before the queue); each direction draws from its own random stream")
+        .doc("loss applied to packets entering the link (before the queue); each direction draws from its own random stream; on a duplex link both directions unless loss_direction says otherwise")
         .source("no loss"),
+    Param::choice("loss_direction", "both", &["both", "forward", "reverse"])
+        .doc("on a duplex link (between = [a, b]): which direction the loss applies to: both, forward (a->b only, e.g. the data path) or reverse (b->a only)")
+        .source("both: a duplex link's parameters apply to both directions"),
     Param::new("name", NAME, Dflt::None("no alias"))
         .doc("an alias of the entry (both directions of a duplex), for trace.links, [[event]] and sweep paths")
         .source("none"),

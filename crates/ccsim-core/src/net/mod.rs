@@ -1,8 +1,9 @@
-//! The network: links (queue + pipe), queue disciplines, static routing, pinned paths and
-//! reachability.
+//! The network: links (queue + pipe), queue disciplines, static routing (one shortest path per
+//! destination, or ECMP's per flow), pinned paths and reachability.
 
 pub mod droptail;
 pub mod dv;
+pub mod ecmp;
 pub mod link;
 pub mod link_config;
 pub mod pinned;

@@ -26,9 +26,12 @@ struct Pinned {
     nodes: Vec<NodeId>,
     /// `forward[i]` leaves `nodes[i]` towards the destination.
     forward: Vec<LinkId>,
-    /// `reverse[i]` leaves `nodes[i + 1]` towards the source (absent links: `None`, e.g.
+    /// Nodes from the flow's destination back to its source (for a path given in the
+    /// scenario, `nodes` reversed; an ECMP route back may differ).
+    back_nodes: Vec<NodeId>,
+    /// `back[i]` leaves `back_nodes[i]` towards the source (absent links: `None`, e.g.
     /// for one-way UDP paths).
-    reverse: Vec<Option<LinkId>>,
+    back: Vec<Option<LinkId>>,
 }
 
 /// Every flow's pinned paths.
@@ -62,7 +65,6 @@ impl PinnedPaths {
                     ));
                 }
                 let mut forward = Vec::with_capacity(p.len());
-                let mut reverse = Vec::with_capacity(p.len());
                 for w in p.windows(2) {
                     let Some(l) = link_between(links, w[0], w[1]) else {
                         return Err(format!(
@@ -72,18 +74,48 @@ impl PinnedPaths {
                         ));
                     };
                     forward.push(l);
-                    reverse.push(link_between(links, w[1], w[0]));
                 }
+                let back_nodes: Vec<usize> = p.iter().rev().copied().collect();
+                let back = back_nodes
+                    .windows(2)
+                    .map(|w| link_between(links, w[0], w[1]))
+                    .collect();
                 paths.push(Pinned {
                     nodes: p.iter().map(|&n| NodeId(n as u32)).collect(),
                     forward,
-                    reverse,
+                    back_nodes: back_nodes.iter().map(|&n| NodeId(n as u32)).collect(),
+                    back,
                 });
             }
             out.flows.push(paths);
             out.ends.push((NodeId(f.from as u32), NodeId(f.to as u32)));
         }
         Ok(out)
+    }
+
+    /// Pin `flow` (which has no path of its own) to a route chosen by the routing layer
+    /// (`net::ecmp`): node lists there and back, each joined by links (`back` may be
+    /// empty when there is no way back).
+    pub fn pin_route(&mut self, links: &[LinkSpec], flow: FlowId, there: &[usize], back: &[usize]) {
+        let resolve = |nodes: &[usize]| -> Vec<Option<LinkId>> {
+            nodes
+                .windows(2)
+                .map(|w| link_between(links, w[0], w[1]))
+                .collect()
+        };
+        let as_ids = |nodes: &[usize]| nodes.iter().map(|&n| NodeId(n as u32)).collect();
+        let p = Pinned {
+            nodes: as_ids(there),
+            forward: resolve(there).into_iter().flatten().collect(),
+            back_nodes: as_ids(back),
+            back: resolve(back),
+        };
+        debug_assert_eq!(
+            p.forward.len() + 1,
+            p.nodes.len(),
+            "a route's nodes are joined by links"
+        );
+        self.flows[flow.idx()] = vec![p];
     }
 
     /// Number of pinned paths of `flow`.
@@ -96,17 +128,17 @@ impl PinnedPaths {
     #[inline]
     pub fn next_link(&self, flow: FlowId, path: u8, node: NodeId, dst: NodeId) -> Option<LinkId> {
         let p = self.flows.get(flow.idx())?.get(path as usize - 1)?;
-        let i = p.nodes.iter().position(|&n| n == node)?;
         if dst == self.ends[flow.idx()].1 {
+            let i = p.nodes.iter().position(|&n| n == node)?;
             p.forward.get(i).copied()
-        } else if i > 0 {
-            p.reverse[i - 1]
         } else {
-            None
+            let i = p.back_nodes.iter().position(|&n| n == node)?;
+            p.back.get(i).copied().flatten()
         }
     }
 
-    /// Links of `flow`'s path `path` (1-based) from `src` to `dst`, in order.
+    /// Links of `flow`'s path `path` (1-based) towards its destination, or back towards
+    /// its source (up to the first missing link), in order.
     pub fn links(&self, flow: FlowId, path: u8, towards_destination: bool) -> Vec<LinkId> {
         let Some(p) = self
             .flows
@@ -118,7 +150,7 @@ impl PinnedPaths {
         if towards_destination {
             p.forward.clone()
         } else {
-            p.reverse.iter().rev().map_while(|l| *l).collect()
+            p.back.iter().map_while(|l| *l).collect()
         }
     }
 }

@@ -20,7 +20,7 @@ use std::collections::BinaryHeap;
 
 use super::link_config::LinkSpec;
 use crate::ids::LinkId;
-use crate::scenario::{Scenario, TransportSpec};
+use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 /// Metric for static shortest-path routing (`[simulation] routing`).
@@ -172,15 +172,13 @@ pub struct ForwardingTable {
 }
 
 impl ForwardingTable {
-    /// Routes for the destinations of `sc`'s packets: every flow's destination, and its
-    /// source when the transport replies (all but UDP).
+    /// Routes for the destinations of `sc`'s packets: every flow's destination and its
+    /// source (even UDP's, whose way back the build step and `Simulation::route` read).
     pub fn for_flows(sc: &Scenario) -> ForwardingTable {
         let mut dsts = Vec::with_capacity(2 * sc.flows.len());
         for f in &sc.flows {
             dsts.push(f.to);
-            if !matches!(f.transport, TransportSpec::Udp(_)) {
-                dsts.push(f.from);
-            }
+            dsts.push(f.from);
         }
         ForwardingTable::for_destinations(sc.nodes.len(), &sc.links, sc.routing, &dsts)
     }

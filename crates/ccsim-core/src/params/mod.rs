@@ -205,6 +205,9 @@ pub enum Alt {
     False(&'static str),
     /// `false` means none and `true` the default (`delayed_ack = true`).
     Bool(&'static str),
+    /// Each of these strings stands for a value of its own, kept as written; the text says
+    /// what each means (DAIMD's `quiet = "hold"` or `"srtt"`, beside a duration).
+    Words(&'static [(&'static str, &'static str)]),
 }
 
 /// One kind of a kind-tagged table: its name and its parameters.

@@ -303,6 +303,9 @@ pub fn read_value(
     match (p.alt, v) {
         (Alt::Word(w, _), Value::String(s)) if s == w => return Some((Value::Null, None)),
         (Alt::False(_) | Alt::Bool(_), Value::Bool(false)) => return Some((Value::Null, None)),
+        (Alt::Words(ws), Value::String(s)) if ws.iter().any(|(w, _)| w == s) => {
+            return Some((Value::String(s.clone()), None))
+        }
         (Alt::Bool(_), Value::Bool(true)) => {
             if let Dflt::Value(lit) = p.default {
                 return read_value(cx, path, &lit.to_value(), p, scope);

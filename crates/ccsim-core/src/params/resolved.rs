@@ -128,7 +128,7 @@ pub fn display(p: &Param, v: &Value) -> String {
         return match p.alt {
             super::Alt::Word(w, _) => format!("\"{w}\""),
             super::Alt::False(_) | super::Alt::Bool(_) => "false".into(),
-            super::Alt::No => "none".into(),
+            super::Alt::No | super::Alt::Words(_) => "none".into(),
         };
     }
     let n = v.as_u64();

@@ -116,6 +116,10 @@ pub fn value_schema(p: &Param, ty: &Ty) -> Value {
         Alt::Word(w, _) => json!({ "anyOf": [base, { "enum": [w] }] }),
         Alt::False(_) => json!({ "anyOf": [base, { "enum": [false] }] }),
         Alt::Bool(_) => json!({ "anyOf": [base, { "type": "boolean" }] }),
+        Alt::Words(ws) => {
+            let words: Vec<&str> = ws.iter().map(|(w, _)| *w).collect();
+            json!({ "anyOf": [base, { "enum": words }] })
+        }
     }
 }
 

@@ -113,6 +113,10 @@ pub fn type_text(p: &Param) -> String {
         super::Alt::Word(w, m) => format!("{base}, or \"{w}\" ({m})"),
         super::Alt::False(m) => format!("{base}, or false ({m})"),
         super::Alt::Bool(m) => format!("{base}, true (the default) or false ({m})"),
+        super::Alt::Words(ws) => {
+            let each: Vec<String> = ws.iter().map(|(w, m)| format!("\"{w}\" ({m})")).collect();
+            format!("{base}, or {}", each.join(", or "))
+        }
     }
 }
 

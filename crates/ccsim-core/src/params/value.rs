@@ -14,6 +14,10 @@ pub(super) fn alt_hint(p: &Param) -> String {
         Alt::Word(w, m) => format!(" (or write {} = \"{w}\": {m})", p.name),
         Alt::False(m) => format!(" (or write {} = false: {m})", p.name),
         Alt::Bool(m) => format!(" (or write {} = false: {m}; true is the default)", p.name),
+        Alt::Words(ws) => {
+            let each: Vec<String> = ws.iter().map(|(w, m)| format!("\"{w}\": {m}")).collect();
+            format!(" (or write {} = {})", p.name, each.join(", or "))
+        }
     }
 }
 
@@ -216,7 +220,10 @@ pub(super) fn plain(cx: &mut Cx, path: &str, v: &Value, p: &Param, ty: &Ty) -> O
             let a = match v {
                 Value::Array(a) if len.is_none_or(|n| a.len() == n) => a,
                 other => {
-                    cx.err(path, format!("expected {what}, found {}", describe(other)));
+                    cx.err(
+                        path,
+                        format!("expected {what}{hint}, found {}", describe(other)),
+                    );
                     return None;
                 }
             };
@@ -360,7 +367,8 @@ fn with_unit(
     parse: impl Fn(&str) -> Result<u64, String>,
 ) -> Option<u64> {
     match v {
-        Value::String(s) => parse(s).map_err(|e| cx.err(path, e)).ok(),
+        // a word that is not the parameter's own ("never" for `hold`): name the words too
+        Value::String(s) => parse(s).map_err(|e| cx.err(path, format!("{e}{hint}"))).ok(),
         Value::Number(n) => {
             cx.err(
                 path,

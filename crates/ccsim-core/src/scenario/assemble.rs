@@ -6,12 +6,14 @@ use super::assemble_flows::{self, Flows};
 use super::constraints;
 use super::document::Doc;
 use super::model::Scenario;
+use crate::measure::{MeasureConfig, Window};
 use crate::net::dv::{DvInitial, DvSpec, LinkEvent};
 use crate::net::link_config::{LinkSpec, LossSpec};
 use crate::net::queue::QueueSpec;
 use crate::params::text::{index, join, list, shorten};
 use crate::params::{Cx, Resolved};
 use crate::sim_config::SimConfig;
+use crate::trace::pcap::PcapSpec;
 use crate::trace::TraceSpec;
 use crate::units::{Dur, Rate, SimTime};
 use serde::de::DeserializeOwned;
@@ -69,10 +71,20 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
             interval: Dur::from_millis(100),
             flows: Vec::new(),
             links: Vec::new(),
+            pcap: Vec::new(),
         });
+    let measure_cfg = doc
+        .measure
+        .as_ref()
+        .and_then(|r| typed::<MeasureConfig>(cx, "measure", r));
     let dv = doc.routing.as_ref().and_then(|r| routing(cx, r, &net));
+    let ecmp = doc
+        .routing
+        .as_ref()
+        .is_some_and(|r| r.kind.map(|k| k.name) == Some("ecmp"));
     let link_events = events(cx, &doc.events, &net);
     let sim = sim?;
+    let measure = measure_cfg.and_then(|m| window(cx, &m, sim.duration));
     let mut trace = trace;
     if let Some(n) = doc
         .trace
@@ -91,12 +103,45 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         threads: sim.threads,
         memory_limit: sim.memory_limit,
         trace,
+        measure,
         nodes: net.nodes,
         links: net.links,
         flows: flows.flows,
         dv,
+        ecmp,
         link_events,
     })
+}
+
+/// The measurement window, checked against the run's duration.
+fn window(cx: &mut Cx, m: &MeasureConfig, duration: Dur) -> Option<Window> {
+    let until = m.until.unwrap_or(duration);
+    if until > duration {
+        cx.err(
+            "measure.until",
+            format!(
+                "{} is after the end of the run (simulation.duration = {}); allowed: at most the duration",
+                until, duration
+            ),
+        );
+        return None;
+    }
+    if m.from >= until {
+        let what = if m.until.is_some() {
+            format!("measure.until = {until}")
+        } else {
+            format!("the end of the run ({duration})")
+        };
+        cx.err(
+            "measure.from",
+            format!(
+                "{} is not before {what}; the window must not be empty",
+                m.from
+            ),
+        );
+        return None;
+    }
+    Some(Window::new(SimTime::ZERO + m.from, SimTime::ZERO + until))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -261,6 +306,14 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
         .and_then(|e| e.sub.as_ref())
         .map(|l| checked(cx, &path, LossSpec::from_resolved(l)).unwrap_or(LossSpec::None))
         .unwrap_or(LossSpec::None);
+    let direction = text(r, "loss_direction").unwrap_or_else(|| "both".into());
+    if r.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
+        cx.err(
+            &join(&path, "loss_direction"),
+            "applies to a duplex link (between = [\"a\", \"b\"]); a one-way link's loss \
+             is on its only direction",
+        );
+    }
     let np = join(&path, "name");
     let alias = text(r, "name").and_then(|s| {
         if s.is_empty() {
@@ -302,7 +355,12 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
             );
         } else {
             let dirs: &[(usize, usize)] = if duplex { &[(x, y), (y, x)] } else { &[(x, y)] };
-            for &(a, b) in dirs {
+            for (k, &(a, b)) in dirs.iter().enumerate() {
+                let lossy = match direction.as_str() {
+                    "forward" => k == 0,
+                    "reverse" => k == 1,
+                    _ => true,
+                };
                 let name = format!("{}->{}", net.nodes[a], net.nodes[b]);
                 if let Some(k) = net.link(&name) {
                     cx.err(
@@ -326,7 +384,7 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
                     rate,
                     delay,
                     queue: queue.clone(),
-                    loss: loss.clone(),
+                    loss: if lossy { loss.clone() } else { LossSpec::None },
                 });
             }
         }
@@ -379,20 +437,7 @@ fn trace(cx: &mut Cx, r: &Resolved, net: &Net, flows: &Flows) -> TraceSpec {
                 let name = name.as_str().unwrap_or_default();
                 match net.links_named(name) {
                     Some(ix) => out.extend(ix),
-                    None => {
-                        let mut known: Vec<&str> =
-                            net.aliases.iter().map(|(a, _, _)| a.as_str()).collect();
-                        known.extend(net.links.iter().map(|l| l.name.as_str()));
-                        cx.err(
-                            &index("trace.links", k),
-                            format!(
-                                "unknown link \"{}\"; write \"from->to\" or the name of a \
-                                 [[link]] entry; known: {}",
-                                shorten(name),
-                                list(&known, 10)
-                            ),
-                        );
-                    }
+                    None => cx.err(&index("trace.links", k), unknown_link(name, net)),
                 }
             }
             out
@@ -404,7 +449,47 @@ fn trace(cx: &mut Cx, r: &Resolved, net: &Net, flows: &Flows) -> TraceSpec {
         interval,
         flows: sorted_unique(flow_ix),
         links: sorted_unique(link_ix),
+        pcap: pcap(cx, &r.value("pcap"), net),
     }
+}
+
+/// `[trace] pcap` names: a `[[link]]` entry's name (both directions of a duplex entry, seen
+/// from its first node) or a directed link `"a->b"` (that direction, seen from `a`).
+fn pcap(cx: &mut Cx, names: &Value, net: &Net) -> Vec<PcapSpec> {
+    let mut out: Vec<PcapSpec> = Vec::new();
+    let Value::Array(names) = names else {
+        return out; // "none" or absent
+    };
+    for (k, name) in names.iter().enumerate() {
+        let name = name.as_str().unwrap_or_default();
+        let path = index("trace.pcap", k);
+        let Some(links) = net.links_named(name) else {
+            cx.err(&path, unknown_link(name, net));
+            continue;
+        };
+        if out.iter().any(|p| p.name == name) {
+            cx.err(&path, format!("\"{}\" is captured twice", shorten(name)));
+            continue;
+        }
+        out.push(PcapSpec {
+            name: name.to_string(),
+            node: net.links[links[0]].from,
+            out: links[0],
+            back: links.get(1).copied(),
+        });
+    }
+    out
+}
+
+/// The message for a link name that names no link, listing the known ones.
+fn unknown_link(name: &str, net: &Net) -> String {
+    let mut known: Vec<&str> = net.aliases.iter().map(|(a, _, _)| a.as_str()).collect();
+    known.extend(net.links.iter().map(|l| l.name.as_str()));
+    format!(
+        "unknown link \"{}\"; write \"from->to\" or the name of a [[link]] entry; known: {}",
+        shorten(name),
+        list(&known, 10)
+    )
 }
 
 fn sorted_unique(mut v: Vec<usize>) -> Vec<usize> {

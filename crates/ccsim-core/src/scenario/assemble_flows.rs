@@ -264,6 +264,7 @@ fn check_controller(cx: &mut Cx, path: &str, tcp: &TcpSpec) {
     let ctx = CcContext {
         mss: Bytes(tcp.mss as u64),
         init_cwnd: Bytes(tcp.init_cwnd as u64 * tcp.mss as u64),
+        seed: 0,
     };
     checked(cx, &join(path, "cc"), AnyCc::build(&tcp.cc, ctx));
 }

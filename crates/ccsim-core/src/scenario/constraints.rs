@@ -29,8 +29,17 @@ pub(crate) fn red(cx: &mut Cx, path: &str, q: &Resolved) {
     }
 }
 
-/// RTO: min ≤ max.
+/// RTO: min ≤ max; ns-2's estimator counts in ticks of a non-zero granularity.
 fn rto(cx: &mut Cx, path: &str, r: &Resolved) {
+    if let Some((est, g)) = pair(r, "estimator", "granularity") {
+        if est == "ns2" && g.as_u64() == Some(0) {
+            cx.err(
+                &join(path, "granularity"),
+                "the ns2 estimator counts in ticks of the granularity (ns-2's tcpTick_), which \
+                 must be greater than zero, e.g. granularity = \"10ms\"",
+            );
+        }
+    }
     if let Some((lo, hi)) = pair(r, "min", "max") {
         if let (Some(lo), Some(hi)) = (lo.as_u64(), hi.as_u64()) {
             if lo > hi {
@@ -62,6 +71,18 @@ pub(crate) fn transport(cx: &mut Cx, path: &str, t: &Resolved) {
                         format!("beta must not be below alpha, found alpha = {a} and beta = {b}"),
                     );
                 }
+            }
+        }
+    }
+    if let Some(cc) = sub("cc").filter(|c| c.kind.map(|k| k.name) == Some("fast")) {
+        if let Some((pace, interval)) = pair(cc, "pace_increases", "update_interval") {
+            if pace == true && interval.is_null() {
+                cx.err(
+                    &join(path, "cc.pace_increases"),
+                    "pacing spreads an increase over one update interval: give update_interval \
+                     too (the ns-2 module's fast_update_cwnd_interval_, e.g. update_interval = \
+                     \"100ms\")",
+                );
             }
         }
     }

@@ -133,6 +133,7 @@ fn every_registered_controller_builds_from_its_defaults() {
     let ctx = CcContext {
         mss: Bytes(1460),
         init_cwnd: Bytes(3 * 1460),
+        seed: 0,
     };
     for c in CONTROLLERS {
         let mut cx = Cx::default();

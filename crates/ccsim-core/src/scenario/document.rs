@@ -8,7 +8,7 @@ use crate::params::read::{check_keys, read_flat, read_kinded, read_table, table,
 use crate::params::text::{describe, index};
 use crate::params::{Cx, Dflt, Layer, Param, Resolved, Ty};
 use crate::transport::TRANSPORTS;
-use crate::{sim_config, trace};
+use crate::{measure, sim_config, trace};
 use serde_json::Value;
 
 /// Most flows one `[[flow]]` entry may expand to (guards against a typo allocating
@@ -99,7 +99,7 @@ pub const TOP_PARAMS: &[Param] = &[
     .doc("the traffic")
     .source("none"),
     Param::kinded("routing", &ROUTING_KINDS, "static")
-        .doc("static shortest paths, or adaptive distance-vector routing (docs/routing.md)")
+        .doc("static shortest paths, one per destination or (ecmp) one per flow, or adaptive distance-vector routing (docs/routing.md)")
         .source("static"),
     Param::new(
         "event",
@@ -112,6 +112,9 @@ pub const TOP_PARAMS: &[Param] = &[
     )
     .doc("scheduled link failures and recoveries (docs/routing.md)")
     .source("none"),
+    Param::table("measure", measure::PARAMS)
+        .doc("the measurement window every summary is computed over (docs/python.md, \"Summary columns\")")
+        .source("none: the whole run, each flow over its own interval"),
     Param::new("$schema", NAME, Dflt::None("none"))
         .doc("the JSON Schema an editor checks the document with; ignored by ccsim")
         .source("none"),
@@ -163,6 +166,8 @@ pub struct Doc {
     pub simulation: Option<Resolved>,
     /// `[trace]`.
     pub trace: Option<Resolved>,
+    /// `[measure]` (`None` when absent: summaries over the whole run).
+    pub measure: Option<Resolved>,
     /// `[[link]]` entries that are tables, with their index.
     pub links: Vec<(usize, Resolved)>,
     /// `[[flow]]` entries that are tables.
@@ -210,6 +215,9 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
             &none,
         ),
     };
+    if let Some(v) = top.get("measure") {
+        out.measure = read_table(cx, "measure", v, measure::PARAMS, &none);
+    }
     match top.get("link") {
         None => cx.err(
             "link",

@@ -44,6 +44,8 @@ pub struct Scenario {
     pub memory_limit: Option<u64>,
     /// What to sample into time series.
     pub trace: TraceSpec,
+    /// The measurement window of the summaries (`[measure]`); `None`: the whole run.
+    pub measure: Option<crate::measure::Window>,
     /// Node names, indexed by `NodeId`.
     pub nodes: Vec<String>,
     /// Directed links, indexed by `LinkId`.
@@ -53,6 +55,9 @@ pub struct Scenario {
     /// Adaptive distance-vector routing (`[routing] kind = "distance-vector"`); `None` keeps
     /// the static shortest paths.
     pub dv: Option<DvSpec>,
+    /// Equal-cost multipath (`[routing] kind = "ecmp"`): each flow without pinned paths
+    /// takes one of the shortest paths, chosen per flow and direction (`net::ecmp`).
+    pub ecmp: bool,
     /// Scheduled link failures and recoveries (`[[event]]`), in time order.
     pub link_events: Vec<LinkEvent>,
 }

@@ -15,6 +15,9 @@ mod parse_paths_tests;
 #[path = "parse_robustness_tests.rs"]
 mod parse_robustness_tests;
 #[cfg(test)]
+#[path = "parse_tcp_options_tests.rs"]
+mod parse_tcp_options_tests;
+#[cfg(test)]
 #[path = "parse_tests.rs"]
 mod parse_tests;
 

@@ -71,7 +71,8 @@ fn vegas_presets_and_overrides() {
         VegasSpec {
             alpha: 2.0,
             beta: 4.0,
-            gamma: 1.0
+            gamma: 1.0,
+            ss_exit: VegasSsExit::Ns2,
         }
     );
     assert_eq!(
@@ -82,7 +83,8 @@ fn vegas_presets_and_overrides() {
         VegasSpec {
             alpha: 2.0,
             beta: 6.0,
-            gamma: 0.5
+            gamma: 0.5,
+            ss_exit: VegasSsExit::Ns2,
         }
     );
     let ps = cc_problems("{ kind = \"vegas\", preset = \"bsd\" }");
@@ -119,6 +121,7 @@ fn westwood_filter_and_interval() {
         WestwoodSpec {
             filter: WestwoodFilter::Tustin,
             min_interval: Dur::from_millis(10),
+            counting: AckCounting::Bytes,
         }
     );
     let ps = cc_problems("{ kind = \"westwood\", filter = \"kalman\" }");
@@ -178,10 +181,21 @@ fn fast_parameters_are_checked() {
             alpha: 200.0,
             gamma: 0.25,
             every_other_rtt: true,
-            avg_window_factor: None,
-            base_filter: None,
+            ..FastSpec::default()
         }
     );
+    let m: FastSpec = cfg(
+        "{ kind = \"fast\", mi_threshold = \"5ms\", update_interval = \"100ms\", pace_increases = true }",
+        "fast",
+    );
+    assert_eq!(
+        (m.mi_threshold, m.update_interval, m.pace_increases),
+        (Some(Dur::from_millis(5)), Some(Dur::from_millis(100)), true)
+    );
+    let ps = cc_problems("{ kind = \"fast\", pace_increases = true }");
+    assert_problem(&ps, "flow[0].cc.pace_increases", "give update_interval too");
+    let ps = cc_problems("{ kind = \"fast\", mi_threshold = 0.005 }");
+    assert_problem(&ps, "flow[0].cc.mi_threshold", "10ms");
     let f: FastSpec = cfg(
         "{ kind = \"fast\", avg_window_factor = 4, base_filter = 3000 }",
         "fast",
@@ -204,7 +218,7 @@ fn fast_parameters_are_checked() {
     assert_problem(
         &ps,
         "flow[0].cc.beta",
-        "allowed: kind, alpha, gamma, every_other_rtt, avg_window_factor, base_filter",
+        "allowed: kind, alpha, gamma, every_other_rtt, avg_window_factor, base_filter, mi_threshold, update_interval, pace_increases",
     );
     // Reno's key is not accepted by another controller.
     let ps = cc_problems("{ kind = \"fast\", counting = \"bytes\" }");
@@ -214,19 +228,20 @@ fn fast_parameters_are_checked() {
 #[test]
 fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
     let base = "[simulation]\nduration = \"1s\"\n[[link]]\nbetween = [\"a\", \"b\"]\nrate = \"1Mbps\"\ndelay = \"1ms\"\n";
-    let ok = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\napp = {{ kind = \"bulk\", size = \"1MB\" }}\narc = {{ window_cap = \"1667p\", filter_init = \"zero\", report_delay = \"100ms\" }}\n");
+    let ok = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\napp = {{ kind = \"bulk\", size = \"1MB\" }}\narc = {{ window_cap = \"1667p\", filter_init = \"zero\", report_delay = \"100ms\", no_estimate = \"zero\" }}\n");
     let sc = from_toml_str(&ok, "t").unwrap();
     match &sc.flows[0].transport {
         TransportSpec::Arc(a) => {
             assert_eq!(a.window_cap, Some(1667));
             assert_eq!(a.filter_init, ArcFilterInit::Zero);
+            assert_eq!(a.no_estimate, ArcNoEstimate::Zero);
             assert_eq!(a.report_delay, Some(crate::units::Dur::from_millis(100)));
             assert_eq!(a.probe_period, crate::units::Dur::from_millis(100));
             assert_eq!(a.rto.max, crate::units::Dur::from_secs(100_000));
         }
         other => panic!("{other:?}"),
     }
-    let bad = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\ncc = \"reno\"\napp = {{ kind = \"onoff\", on = \"1s\", off = \"1s\" }}\narc = {{ filter_gain = 1.5, probing = 3 }}\n");
+    let bad = format!("{base}[[flow]]\nfrom = \"a\"\nto = \"b\"\ntransport = \"arc\"\ncc = \"reno\"\napp = {{ kind = \"onoff\", on = \"1s\", off = \"1s\" }}\narc = {{ filter_gain = 1.5, probing = 3, no_estimate = \"third\" }}\n");
     let e = from_toml_str(&bad, "t").unwrap_err();
     assert_problem(
         &e.problems,
@@ -244,6 +259,7 @@ fn arc_flows_take_their_own_keys_with_defaults_and_checks() {
         "1.5 is out of range; allowed 0 ≤ filter_gain < 1",
     );
     assert_problem(&e.problems, "flow[0].arc.probing", "unknown key");
+    assert_problem(&e.problems, "flow[0].arc.no_estimate", "halve");
 }
 
 /// The worked example of docs/adding-a-controller.md (`cc/example_aimd.rs`, registered by

@@ -304,7 +304,7 @@ bandwith = "1Mbps"
     assert_problem(
         &ps,
         "link[0].bandwith",
-        "unknown key; allowed: between, from, to, rate, delay, queue, loss, name",
+        "unknown key; allowed: between, from, to, rate, delay, queue, loss, loss_direction, name",
     );
     assert_problem(
         &ps,
@@ -398,7 +398,7 @@ app = { kind = "bulk" }
 [[flow]]
 from = "a"
 to = "b"
-cc = { kind = "bbr", alpha = 1 }
+cc = { kind = "copa", alpha = 1 }
 app = { kind = "cbr" }
 "#,
     ));
@@ -406,14 +406,14 @@ app = { kind = "cbr" }
     assert_problem(
         &ps,
         "flow[0].cc.kind",
-        "unknown controller \"cubc\"; allowed: reno, vegas, westwood, cubic, fast",
+        "unknown controller \"cubc\"; allowed: reno, vegas, westwood, cubic, fast, bbr",
     );
     assert_problem(
         &ps,
         "flow[0].recovery",
         "unknown recovery \"rack\"; allowed: reno, newreno, sack, sack1, fack",
     );
-    assert_problem(&ps, "flow[1].cc.kind", "unknown controller \"bbr\"");
+    assert_problem(&ps, "flow[1].cc.kind", "unknown controller \"copa\"");
     assert_problem(&ps, "flow[1].app.kind", "allowed: bulk, onoff");
 }
 

@@ -1,4 +1,6 @@
-//! Time-series sampling into columnar tables.
+//! Time-series sampling into columnar tables; packet captures (`pcap`).
+
+pub mod pcap;
 
 use crate::params::{Dflt, Lit, Param, Ty};
 use crate::results::Table;
@@ -13,6 +15,8 @@ pub struct TraceSpec {
     pub flows: Vec<usize>,
     /// Link indices to sample.
     pub links: Vec<usize>,
+    /// Packet captures to write (`[trace] pcap`), in the order named.
+    pub pcap: Vec<pcap::PcapSpec>,
 }
 
 /// The `[trace]` table (names are resolved when the scenario is assembled).
@@ -29,6 +33,7 @@ pub const PARAMS: &[Param] = &[
     Param::new("max_samples", Ty::Int { min: 2, max: u64::MAX }, Dflt::None("every interval"))
         .doc("keep at most this many sampling instants over the run: the interval widens to duration / (max_samples − 1) when it must")
         .source("none: every interval (docs/reliability.md)"),
+    pcap::PARAM,
 ];
 
 /// Column names of the per-flow table.

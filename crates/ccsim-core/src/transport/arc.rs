@@ -18,7 +18,7 @@
 //! The sender learns RTTmin from its first packet's report before probing (the paper's ns-2
 //! agent learns it from the SYN exchange): the first round trip carries one packet.
 
-use super::arc_config::{ArcFilterInit, ArcSpec};
+use super::arc_config::{ArcFilterInit, ArcNoEstimate, ArcSpec};
 use super::tcp::rto::RttEstimator;
 use super::tcp::scoreboard::Scoreboard;
 use super::tcp::TcpReceiver;
@@ -186,6 +186,11 @@ impl ArcSender {
         &self.rtt
     }
 
+    /// Its RTT estimator, for the measurement's reports (`Endpoint::each_rtt`).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
+        f(&mut self.rtt);
+    }
+
     /// Earliest time to be woken.
     pub fn next_wakeup(&self) -> SimTime {
         let mut t = self.app.next_event().unwrap_or(SimTime::NEVER);
@@ -225,15 +230,19 @@ impl ArcSender {
     }
 
     /// Eq. (2): w ← B̂·(RTTmin + 1/k), then gentle probing from here. Without an estimate
-    /// yet (B̂ = 0: no sampling period has ended), the window is halved instead, as TCP
-    /// would (a documented choice; the paper does not cover it).
+    /// yet (B̂ = 0: no sampling period has ended) the paper gives no rule: `no_estimate`
+    /// halves the window, as TCP would (default), or applies eq. (2) with B̂ = 0, which
+    /// restarts from one packet.
     fn reduce(&mut self, now: SimTime) {
         let k = self.gain();
         let rtt_min = self.rtt_min.map_or(0.0, |r| r.secs());
         let target = if k > 0.0 && self.bhat > 0.0 {
             self.bhat / self.packet_size() * (rtt_min + 1.0 / k)
         } else {
-            self.window(now) / 2.0
+            match self.spec.no_estimate {
+                ArcNoEstimate::Halve => self.window(now) / 2.0,
+                ArcNoEstimate::Zero => 0.0,
+            }
         };
         self.w0 = target.max(1.0);
         self.t0 = now;
@@ -596,6 +605,41 @@ mod tests {
         assert!((b - 125_000.0).abs() / 125_000.0 < 0.02, "{b}");
         assert_eq!(out.len(), 500, "one report per data packet");
         assert_eq!(out.last().unwrap().aux(), b.round() as u64);
+    }
+
+    #[test]
+    fn a_hole_before_any_estimate_halves_or_restarts_from_one_packet() {
+        for (mode, expect_half) in [(ArcNoEstimate::Halve, true), (ArcNoEstimate::Zero, false)] {
+            let sp = ArcSpec {
+                no_estimate: mode,
+                ..spec()
+            };
+            let app = SenderApp::new(&sp.app, SimRng::stream(1, "a"));
+            let mut s = ArcSender::new(FlowId(0), NodeId(1), EndpointId(1), sp, Rate::mbps(1), app);
+            let mut out = Vec::new();
+            s.on_timer(SimTime::ZERO, &mut out);
+            // The handshake's report carries no estimate (B̂ = 0).
+            let t0 = SimTime(2_000_000_000);
+            s.on_report(t0, &report(1, SimTime::ZERO, 0), &mut out);
+            let mut t = t0;
+            while s.next_wakeup() < SimTime(3_000_000_000) {
+                t = s.next_wakeup();
+                s.on_timer(t, &mut out);
+            }
+            let w = s.window(t);
+            // A report echoing a packet sent one RTTmin (2 s) earlier: RTTmin stays 2 s.
+            let mut r = report(2, SimTime(t.0 - 2_000_000_000), 0);
+            r.nsack = 1;
+            r.set_sack_block(0, crate::packet::SackBlock { start: 3, end: 4 });
+            s.on_report(t, &r, &mut out);
+            assert_eq!(s.probing(), Probing::Gentle);
+            let want = if expect_half { w / 2.0 } else { 1.0 };
+            assert!(
+                (s.window(t) - want).abs() < 1e-9,
+                "{mode:?}: {} vs {want}",
+                s.window(t)
+            );
+        }
     }
 }
 

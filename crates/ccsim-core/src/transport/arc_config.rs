@@ -20,6 +20,19 @@ pub enum ArcFilterInit {
     Zero,
 }
 
+/// What ARC's window becomes on a congestion event before the receiver has reported any
+/// bandwidth estimate (no sampling interval has ended, B̂ = 0). The paper does not cover
+/// the case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArcNoEstimate {
+    /// Halve the window, as TCP would (the default; docs/arc.md).
+    #[default]
+    Halve,
+    /// Apply eq. (2) with B̂ = 0: the window restarts from one packet.
+    Zero,
+}
+
 /// ARC parameters (declared in [`FLOW_PARAMS`] and [`ARC_PARAMS`]).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[allow(missing_docs)] // each field is declared, with its doc and source, in FLOW_PARAMS/ARC_PARAMS
@@ -32,6 +45,7 @@ pub struct ArcSpec {
     pub filter_init: ArcFilterInit,
     pub init_window: f64,
     pub window_cap: Option<u64>,
+    pub no_estimate: ArcNoEstimate,
     pub report_delay: Option<Dur>,
     pub rto: RtoSpec,
     pub app: TcpApp,
@@ -82,6 +96,9 @@ pub const ARC_PARAMS: &[Param] = &[
     Param::new("window_cap", Ty::Packets { min: 1, max: u64::MAX }, Dflt::None("uncapped"))
         .doc("cap on the window (a receiver window)")
         .source("uncapped"),
+    Param::choice("no_estimate", "halve", &["halve", "zero"])
+        .doc("the window after a congestion event that comes before any bandwidth estimate (B̂ = 0): halved, as TCP would, or eq. (2) with B̂ = 0 (it restarts from one packet)")
+        .source("our choice: halve (the paper does not cover the case; docs/arc.md)"),
     Param::positive_duration("report_delay", "100ms")
         .alt(Alt::False("a report for every data packet"))
         .optional("a report for every data packet")

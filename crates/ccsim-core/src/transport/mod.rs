@@ -63,10 +63,22 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
+    /// Apply `f` to every RTT estimator of a sender (the measurement restarts their
+    /// reports when a window opens and keeps their distributions).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut tcp::rto::RttEstimator)) {
+        match self {
+            Endpoint::TcpSender(s) => s.each_rtt(f),
+            Endpoint::ArcSender(s) => s.each_rtt(f),
+            Endpoint::SctpSender(s) => s.each_rtt(f),
+            Endpoint::MptcpSender(s) => s.each_rtt(f),
+            _ => {}
+        }
+    }
+
     /// A packet addressed to this endpoint arrived.
     #[inline]
     pub fn on_packet(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
-        match (self, pkt.kind) {
+        match (&mut *self, pkt.kind) {
             (Endpoint::TcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
             (Endpoint::TcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
             (Endpoint::UdpSink(k), PacketKind::Udp) => k.on_packet(now, pkt),
@@ -76,6 +88,17 @@ impl Endpoint {
             (Endpoint::SctpReceiver(r), PacketKind::SctpData) => r.on_data(now, pkt, out),
             (Endpoint::MptcpSender(s), PacketKind::Ack) => s.on_ack(now, pkt, out),
             (Endpoint::MptcpReceiver(r), PacketKind::Data) => r.on_data(now, pkt, out),
+            _ => self.on_handshake(now, pkt, out),
+        }
+    }
+
+    /// A TCP SYN or SYN-ACK (flows that model the handshake); anything else is ignored.
+    #[cold]
+    #[inline(never)]
+    fn on_handshake(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        match (self, pkt.kind) {
+            (Endpoint::TcpSender(s), PacketKind::SynAck) => s.on_syn_ack(now, pkt, out),
+            (Endpoint::TcpReceiver(r), PacketKind::Syn) => r.on_syn(pkt, out),
             _ => {}
         }
     }

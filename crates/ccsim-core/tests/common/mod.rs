@@ -14,17 +14,21 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         init_cwnd: 3,
         dupthresh: 3,
         delayed_ack: Some(Dur::from_millis(100)),
-        rto: RtoSpec {
-            min: Dur::from_secs(1),
-            max: Dur::from_secs(60),
-            initial: Dur::from_secs(1),
-            granularity: Dur::from_millis(1),
-        },
+        rto: RtoSpec::rfc6298(
+            Dur::from_secs(1),
+            Dur::from_secs(60),
+            Dur::from_secs(1),
+            Dur::from_millis(1),
+        ),
         app: TcpApp::Bulk {
             size: None,
             start: at(0.0),
         },
         select: None,
+        limited_transmit: false,
+        handshake: false,
+        ssthresh_from: LossFlight::FlightSize,
+        sack_option_bytes: false,
     }
 }
 
@@ -58,11 +62,14 @@ impl Net {
                     interval: Dur::from_millis(100),
                     flows: vec![],
                     links: vec![],
+                    pcap: vec![],
                 },
+                measure: None,
                 nodes: vec![],
                 links: vec![],
                 flows: vec![],
                 dv: None,
+                ecmp: false,
                 link_events: vec![],
             },
         }
@@ -196,4 +203,59 @@ pub fn jain(xs: &[f64]) -> f64 {
     let s: f64 = xs.iter().sum();
     let s2: f64 = xs.iter().map(|x| x * x).sum();
     s * s / (xs.len() as f64 * s2)
+}
+
+/// A k-ary fat-tree (Al-Fares et al., SIGCOMM 2008) of duplex links, all `mbps` and
+/// `delay_ms`: cores `c<i>`, per pod `p` aggregation switches `a<p>_<j>` and edge switches
+/// `e<p>_<j>`, and `k/2` hosts `h<p>_<e>_<h>` per edge switch. Returns the hosts in order.
+pub fn fat_tree(net: &mut Net, k: usize, mbps: f64, delay_ms: f64, queue: u64) -> Vec<String> {
+    let half = k / 2;
+    for c in 0..half * half {
+        for p in 0..k {
+            net.duplex(
+                &format!("c{c}"),
+                &format!("a{p}_{}", c / half),
+                mbps,
+                delay_ms,
+                queue,
+            );
+        }
+    }
+    let mut hosts = Vec::new();
+    for p in 0..k {
+        for a in 0..half {
+            for e in 0..half {
+                net.duplex(
+                    &format!("a{p}_{a}"),
+                    &format!("e{p}_{e}"),
+                    mbps,
+                    delay_ms,
+                    queue,
+                );
+            }
+        }
+        for e in 0..half {
+            for h in 0..half {
+                let host = format!("h{p}_{e}_{h}");
+                net.duplex(&format!("e{p}_{e}"), &host, mbps, delay_ms, queue);
+                hosts.push(host);
+            }
+        }
+    }
+    hosts
+}
+
+/// A k = 4 fat-tree of 10 Mb/s, 1 ms links with ECMP: each host sends a greedy TCP flow to
+/// the host half the tree away (every flow crosses the core), plus a UDP flow.
+pub fn ecmp_fat_tree(secs: f64, seed: u64) -> Scenario {
+    let mut net = Net::new(secs, seed);
+    let hosts = fat_tree(&mut net, 4, 10.0, 1.0, 30);
+    let n = hosts.len();
+    for (i, h) in hosts.iter().enumerate() {
+        let to = &hosts[(i + n / 2) % n];
+        net.flow(&format!("f{i}"), h, to, tcp(RecoverySpec::Sack));
+    }
+    net.udp("udp", &hosts[0], &hosts[5], 1.0, 500, 0.3);
+    net.sc.ecmp = true;
+    net.trace_all()
 }

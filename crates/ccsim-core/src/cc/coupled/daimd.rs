@@ -7,8 +7,10 @@
 //!
 //! The paper does not say what D is nor give D0, W0 or T. Defaults (ALGORITHMS.md §3.3.2,
 //! docs/controllers/daimd.md): D = RTT sample − smallest RTT of the subflow (its queueing
-//! delay), D0 = 20 ms, W0 = 4 packets, T = one smoothed RTT; after a delay backoff no
-//! other is taken for T (one reaction per queue build-up). Detection runs only in
+//! delay; `signal = "srtt"` takes the smoothed RTT instead), D0 = 20 ms, W0 = 4 packets,
+//! T = one smoothed RTT; after a delay backoff the detector is quiet for T (`quiet`) and only
+//! then may the hold start again (one reaction per queue build-up: a standing queue is cut
+//! every 2·T at most). Detection runs only in
 //! congestion avoidance outside loss recovery; the backoff sets ssthresh to the new window
 //! and retransmits nothing (as Linux's CWR state, which CDG uses for its delay backoffs).
 
@@ -29,6 +31,68 @@ pub struct DaimdSpec {
     pub hold: Option<Dur>,
     pub delay_beta: f64,
     pub counting: Counting,
+    pub quiet: DaimdQuiet,
+    pub signal: DaimdSignal,
+}
+
+/// DAIMD's quiet time after a delay backoff (not in the paper; docs/controllers/daimd.md).
+/// In a document: `"hold"`, `"srtt"` or a duration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(from = "QuietValue", into = "QuietValue")]
+pub enum DaimdQuiet {
+    /// As long as the hold time T (default).
+    #[default]
+    Hold,
+    /// One smoothed RTT of the subflow.
+    Srtt,
+    /// A fixed time (zero: the hold may start again at the next ACK).
+    Fixed(Dur),
+}
+
+/// `quiet` as the declarations normalise it: one of its words, or nanoseconds.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(untagged)]
+enum QuietValue {
+    Word(QuietWord),
+    Fixed(Dur),
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum QuietWord {
+    Hold,
+    Srtt,
+}
+
+impl From<QuietValue> for DaimdQuiet {
+    fn from(v: QuietValue) -> DaimdQuiet {
+        match v {
+            QuietValue::Word(QuietWord::Hold) => DaimdQuiet::Hold,
+            QuietValue::Word(QuietWord::Srtt) => DaimdQuiet::Srtt,
+            QuietValue::Fixed(d) => DaimdQuiet::Fixed(d),
+        }
+    }
+}
+
+impl From<DaimdQuiet> for QuietValue {
+    fn from(q: DaimdQuiet) -> QuietValue {
+        match q {
+            DaimdQuiet::Hold => QuietValue::Word(QuietWord::Hold),
+            DaimdQuiet::Srtt => QuietValue::Word(QuietWord::Srtt),
+            DaimdQuiet::Fixed(d) => QuietValue::Fixed(d),
+        }
+    }
+}
+
+/// What DAIMD takes as the "packet delay" D (not defined by the paper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DaimdSignal {
+    /// The ACK's RTT sample − the subflow's smallest RTT sample (default).
+    #[default]
+    Sample,
+    /// The smoothed RTT − the subflow's smallest RTT sample.
+    Srtt,
 }
 
 impl Default for DaimdSpec {
@@ -52,12 +116,22 @@ pub const PARAMS: &[Param] = &[
         .source("our choice (the paper gives none), docs/controllers/daimd.md"),
     Param::duration("hold", "srtt")
         .alt(Alt::Word("srtt", "one smoothed RTT of the subflow"))
-        .doc("T: how long the delay condition must hold before a backoff, and the quiet time after one")
+        .doc("T: how long the delay condition must hold before a backoff (and, by default, the quiet time after one)")
         .source("our choice (the paper gives none): one smoothed RTT, docs/controllers/daimd.md"),
     Param::float("delay_beta", 0.7, Bound::Excl(0.0), Bound::Excl(1.0))
         .doc("multiplicative decrease on delay congestion")
         .source("González et al. 2016, eq. (1) (0.7)"),
     COUNTING,
+    Param::duration("quiet", "hold")
+        .alt(Alt::Words(&[
+            ("hold", "as long as the hold time T"),
+            ("srtt", "one smoothed RTT of the subflow"),
+        ]))
+        .doc("quiet time after a delay backoff, which must elapse before the hold may start again (\"0s\": at once, the double cut of issue #16)")
+        .source("our choice (the paper gives none): T, one reaction per queue build-up (docs/controllers/daimd.md)"),
+    Param::choice("signal", "sample", &["sample", "srtt"])
+        .doc("the packet delay D compared with D0: the ACK's RTT sample, or the smoothed RTT, minus the subflow's smallest RTT")
+        .source("our choice (the paper does not define D): the per-sample queueing delay of Hamilton delay-based AIMD and CDG (docs/controllers/daimd.md)"),
 ];
 
 /// `cc = "daimd"`.
@@ -94,20 +168,31 @@ impl Daimd {
             self.since = None;
             return None;
         }
-        let d = rtt - ev.min_rtt; // saturating
+        let d = match self.p.signal {
+            DaimdSignal::Sample => rtt,
+            DaimdSignal::Srtt => ev.srtt,
+        } - ev.min_rtt; // saturating
         let d0 = match self.p.d0_rtt {
             Some(f) => Dur::from_secs_f64(ev.min_rtt.secs() * f),
             None => self.p.d0,
         };
-        if d < d0 || cwnd <= self.p.w0 * mss {
+        // The quiet time after a backoff comes before the hold may start again: samples in
+        // it still show the queue built before the cut, and a hold running through them would
+        // cut a second time one T later (0.7² ≈ 0.49 for one build-up).
+        if d < d0 || cwnd <= self.p.w0 * mss || ev.now < self.quiet_until {
             self.since = None;
             return None;
         }
         let since = *self.since.get_or_insert(ev.now);
         let hold = self.p.hold.unwrap_or(ev.srtt);
-        if ev.now.since(since) >= hold && ev.now >= self.quiet_until {
+        if ev.now.since(since) >= hold {
             self.since = None;
-            self.quiet_until = ev.now + hold;
+            self.quiet_until = ev.now
+                + match self.p.quiet {
+                    DaimdQuiet::Hold => hold,
+                    DaimdQuiet::Srtt => ev.srtt,
+                    DaimdQuiet::Fixed(q) => q,
+                };
             return Some((cwnd * self.p.delay_beta).max(2.0 * mss));
         }
         None
@@ -147,6 +232,107 @@ mod tests {
         // Then quiet for T even though the delay persists.
         assert_eq!(d.on_ack(&ack(1150, 130), 35_000.0, 35_000.0, MSS), None);
         assert_eq!(d.on_ack(&ack(1199, 130), 35_000.0, 35_000.0, MSS), None);
+    }
+
+    /// Drive the detector with ACKs every 10 ms (T = srtt = 100 ms) through `build_ups`
+    /// queue build-ups, each seen as D = 30 ms ≥ D0 for `high_ms` then D = 0 for 500 ms
+    /// (the queue drained); returns the times of the delay cuts.
+    fn cuts_over_build_ups(build_ups: u64, high_ms: u64) -> Vec<u64> {
+        let mut d = Daimd::new(DaimdSpec::default());
+        let (mut cwnd, mut cuts, mut t) = (50_000.0, Vec::new(), 1000);
+        for _ in 0..build_ups {
+            for (len, rtt) in [(high_ms, 130), (500, 100)] {
+                for at in (t..t + len).step_by(10) {
+                    if let Some(after) = d.on_ack(&ack(at, rtt), cwnd, 10_000.0, MSS) {
+                        assert!((after - 0.7 * cwnd).abs() < 1e-9);
+                        cwnd = after;
+                        cuts.push(at);
+                    }
+                }
+                t += len;
+            }
+            cwnd = 50_000.0; // the window grew back before the next build-up
+        }
+        cuts
+    }
+
+    #[test]
+    fn one_cut_per_queue_build_up() {
+        // The delay holds for T (the cut), then the queue built before the cut is still seen
+        // for 1.5 T more before it drains. The quiet time after the cut must elapse before
+        // the hold starts again, so the old queue cannot trigger a second cut one T later
+        // (two 0.7 cuts make 0.49, a deeper backoff than LIA's 0.5).
+        let cuts = cuts_over_build_ups(3, 250);
+        assert_eq!(
+            cuts,
+            vec![1100, 1850, 2600],
+            "one cut per build-up: {cuts:?}"
+        );
+    }
+
+    #[test]
+    fn under_a_standing_queue_cuts_are_two_t_apart() {
+        // D ≥ D0 throughout: quiet for T after each cut, then the hold of T.
+        let cuts = cuts_over_build_ups(1, 1000);
+        assert_eq!(cuts, vec![1100, 1300, 1500, 1700, 1900], "{cuts:?}");
+    }
+
+    #[test]
+    fn a_zero_quiet_time_lets_the_old_queue_cut_again() {
+        // The behaviour the default quiet time prevents, kept as a declared alternative:
+        // with no quiet time the hold restarts at once and the queue still seen after the
+        // cut gives a second cut one T later.
+        let p = DaimdSpec {
+            quiet: DaimdQuiet::Fixed(Dur::ZERO),
+            ..DaimdSpec::default()
+        };
+        let mut d = Daimd::new(p);
+        let mut cuts = Vec::new();
+        for at in (1000..1250).step_by(10) {
+            if d.on_ack(&ack(at, 130), 50_000.0, 10_000.0, MSS).is_some() {
+                cuts.push(at);
+            }
+        }
+        assert_eq!(cuts, vec![1100, 1210]);
+        // Quiet for one smoothed RTT (here 200 ms, T fixed at 100 ms): cuts 300 ms apart.
+        let p = DaimdSpec {
+            quiet: DaimdQuiet::Srtt,
+            hold: Some(Dur::from_millis(100)),
+            ..DaimdSpec::default()
+        };
+        let mut d = Daimd::new(p);
+        let mut cuts = Vec::new();
+        for at in (1000..1800).step_by(10) {
+            let mut ev = ack(at, 130);
+            ev.srtt = Dur::from_millis(200);
+            if d.on_ack(&ev, 50_000.0, 10_000.0, MSS).is_some() {
+                cuts.push(at);
+            }
+        }
+        assert_eq!(cuts, vec![1100, 1400, 1700]);
+    }
+
+    #[test]
+    fn the_smoothed_rtt_signal_ignores_a_single_late_sample() {
+        // srtt 105 ms over a 100 ms minimum: D = 5 ms < D0 whatever the sample says.
+        let p = DaimdSpec {
+            signal: DaimdSignal::Srtt,
+            ..DaimdSpec::default()
+        };
+        let mut d = Daimd::new(p);
+        for at in (1000..1500).step_by(10) {
+            let mut ev = ack(at, 200);
+            ev.srtt = Dur::from_millis(105);
+            assert_eq!(d.on_ack(&ev, 50_000.0, 10_000.0, MSS), None);
+        }
+        // srtt 125 ms: D = 25 ms ≥ D0, held for T = srtt.
+        let mut cut = None;
+        for at in (2000..2200).step_by(10) {
+            let mut ev = ack(at, 100);
+            ev.srtt = Dur::from_millis(125);
+            cut = cut.or(d.on_ack(&ev, 50_000.0, 10_000.0, MSS).map(|_| at));
+        }
+        assert_eq!(cut, Some(2130));
     }
 
     #[test]

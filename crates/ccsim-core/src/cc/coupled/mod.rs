@@ -390,3 +390,68 @@ pub(crate) mod test_util {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::test_util::sf;
+    use super::*;
+    use super::daimd::DaimdSpec;
+    use crate::cc::reno::Counting as AckCounting;
+
+    /// A subflow in congestion avoidance at 10 packets of 1000 bytes (a loss halved 20),
+    /// next to a sibling of 10 packets, both with a 100 ms smoothed RTT.
+    fn in_ca(spec: CoupledSpec) -> Coupled {
+        let mut c = Coupled::new(&spec, Bytes(1000), Bytes(20_000));
+        c.on_congestion(&CongestionEvent {
+            now: SimTime::ZERO,
+            kind: CongestionKind::FastRetransmit,
+            flight_size: Bytes(20_000),
+            mss: Bytes(1000),
+        });
+        c.set_view(0, &[sf(10.0, 0.1), sf(10.0, 0.1)]);
+        c
+    }
+
+    #[test]
+    fn the_coupled_increase_counts_bytes_or_acks() {
+        // RFC 6356 §3 on two equal paths: α = w_total·max(w/τ²)/(Σ w/τ)² = 20·1000/200² =
+        // 0.5, so each packet acknowledged adds min(α/w_total, 1/w) = min(0.025, 0.1) =
+        // 0.025 packets. A delayed ACK of two segments then adds 2 × 25 = 50 bytes counting
+        // bytes (RFC 6356's byte form), 25 bytes counting ACKs: Linux's
+        // `mptcp_fc_cong_avoid` (multipath-tcp/mptcp, net/mptcp/mptcp_coupled.c) adds one
+        // to snd_cwnd_cnt per ACK and a packet to cwnd when the count reaches
+        // max(w_total/α, w) = 40, i.e. 1/40 packet per ACK whatever it acknowledges.
+        let daimd = |counting| {
+            CoupledSpec::Daimd(DaimdSpec {
+                counting,
+                ..DaimdSpec::default()
+            })
+        };
+        for (spec, grown) in [
+            (
+                CoupledSpec::Lia {
+                    counting: AckCounting::Bytes,
+                },
+                50.0,
+            ),
+            (
+                CoupledSpec::Lia {
+                    counting: AckCounting::PerAck,
+                },
+                25.0,
+            ),
+            (daimd(AckCounting::Bytes), 50.0),
+            (daimd(AckCounting::PerAck), 25.0),
+        ] {
+            let mut c = in_ca(spec);
+            let mut ev = AckEvent::for_test(2000, Dur::from_millis(100), 1000);
+            ev.min_rtt = Dur::from_millis(100); // no queueing delay: DAIMD stays quiet
+            c.on_ack(&ev);
+            assert!(
+                (c.cwnd - 10_000.0 - grown).abs() < 1e-9,
+                "{spec:?}: {}",
+                c.cwnd
+            );
+        }
+    }
+}

@@ -18,6 +18,13 @@ pub struct DvSpec {
     /// Each router's timers are offset by U(0, jitter)·min(Δr, Δa), drawn once from
     /// `node:<name>:timers`.
     pub jitter: f64,
+    /// Each time a router sets its announcement or adaptation timer, the period is
+    /// Δ·U(1 − x, 1 + x), drawn from `node:<name>:timers` (RFC 2453 §3.8; ns-2's DV
+    /// advertInterval·U(0.9, 1.1), x = 0.1). 0: exact periods.
+    pub period_jitter: f64,
+    /// Each router's first announcement comes at U(0, first_update), its first adaptation
+    /// one period later (ns-2's DV: U(0, 0.5 s)). 0: at time 0.
+    pub first_update: Dur,
     /// Poison reverse: `false` (the paper) announces an infinite metric only to a neighbour
     /// receiving all the traffic (α = 1); `true` to every neighbour receiving any (RIP's
     /// poison reverse, RFC 2453 §3.4.3).
@@ -36,6 +43,8 @@ impl DvSpec {
             adapt_interval: r.get_as("adapt_interval")?,
             announce_bytes: r.get_as("announce_bytes")?,
             jitter: r.get_as("jitter")?,
+            period_jitter: r.get_as("period_jitter")?,
+            first_update: r.get_as("first_update")?,
             poison_any: r.get_as::<String>("poison_reverse")? == "any-traffic",
             initial,
         })
@@ -131,6 +140,12 @@ pub const DV_PARAMS: &[Param] = &[
     Param::float("jitter", 0.0, Bound::Incl(0.0), Bound::Incl(1.0))
         .doc("each router's timers are offset by U(0, jitter)·min(Δr, Δa), drawn once")
         .source("the paper gives no offsets (0: all routers tick together); RFC 2453 §3.8 randomises RIP's timers"),
+    Param::float("period_jitter", 0.0, Bound::Incl(0.0), Bound::Excl(1.0))
+        .doc("each time a router sets its announcement or adaptation timer, the period is Δ·U(1 − x, 1 + x), drawn anew (ns-2's DV: 0.1; RIP: 1/6)")
+        .source("the paper gives none (0: exact periods); RFC 2453 §3.8 offsets each setting by ±5 s of 30 s; ns-2 tcl/rtglib/route-proto.tcl send-periodic-update advertInterval·U(0.9, 1.1)"),
+    Param::duration("first_update", "0s")
+        .doc("each router's first announcement comes at U(0, first_update), its first adaptation one period later")
+        .source("the paper gives none (0: at once); ns-2 tcl/rtglib/route-proto.tcl Agent/rtProto/DV init: U(0, 0.5 s)"),
     Param::choice("poison_reverse", "all-traffic", &["all-traffic", "any-traffic"])
         .doc("announce an infinite metric to a neighbour receiving all the traffic (the paper), or any of it (RIP's poison reverse, RFC 2453 §3.4.3)")
         .source("Mallada & Paganini 2007"),
@@ -164,7 +179,7 @@ pub const DISTANCE_VECTOR: Kind = Kind::new(
 /// The kinds of `[routing]`.
 pub const ROUTING_KINDS: Kinds = Kinds {
     what: "routing kind",
-    list: || vec![&STATIC, &DISTANCE_VECTOR],
+    list: || vec![&STATIC, &crate::net::ecmp::ECMP, &DISTANCE_VECTOR],
     note: "",
     number: None,
 };

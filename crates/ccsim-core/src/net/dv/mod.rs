@@ -7,8 +7,9 @@
 //! capacity and propagation delay and can be lost. They are sent by every router every Δr,
 //! and at once for one destination when the router's announced state changes structurally
 //! (a new destination, the improper flag, a change to or from an infinite metric, or a new
-//! poison-reverse target; ALGORITHMS.md §3.0.4 item 4). Splits adapt every Δa. All routers
-//! tick together at multiples of Δr and Δa, in node order.
+//! poison-reverse target; ALGORITHMS.md §3.0.4 item 4). Splits adapt every Δa. By default all
+//! routers tick together at multiples of Δr and Δa, in node order; `jitter`, `first_update`
+//! and `period_jitter` desynchronise them as RIP (RFC 2453 §3.8) and ns-2's DV do.
 //!
 //! The agent is sans-IO like the transports: the simulation gives it link prices and link
 //! state, delivers announcements to it, and sends what it queues in `outbox`.
@@ -71,6 +72,8 @@ pub struct DistanceVector {
     /// Each router's next announcement and adaptation times.
     next_announce: Vec<SimTime>,
     next_adapt: Vec<SimTime>,
+    /// Each router's timer stream (`node:<name>:timers`): phases and jittered periods.
+    timer_rngs: Vec<SimRng>,
     /// Announcements to send: (link, packet).
     pub outbox: Vec<(LinkId, Packet)>,
     /// Counters.
@@ -90,6 +93,15 @@ fn signature(t: &DestTable) -> Announced {
         .filter(|(_, r)| r.alpha > 0.0)
         .fold(0u64, |m, (k, _)| m | (1u64 << (k % 64)));
     (!t.q.is_finite(), t.improper, t.sole_next_hop(), used)
+}
+
+/// A timer period Δ·U(1 − x, 1 + x) (RFC 2453 §3.8; ns-2 DV `send-periodic-update`); Δ
+/// exactly, without a draw, when x = 0.
+fn jittered(period: Dur, x: f64, rng: &mut SimRng) -> Dur {
+    if x == 0.0 {
+        return period;
+    }
+    Dur::from_secs_f64(period.secs() * (1.0 - x + 2.0 * x * rng.uniform()))
 }
 
 fn encode_metric(q: f64) -> SimTime {
@@ -135,15 +147,28 @@ impl DistanceVector {
             tables[init.node][init.dest] = Some(DestTable::new(rows));
         }
         // Timer phases: RIP randomises its timers so that routers do not synchronise
-        // (RFC 2453 §3.8); `jitter` = 0 keeps every router on the same instants.
-        let phases: Vec<Dur> = nodes
+        // (RFC 2453 §3.8); `jitter` = 0 keeps every router on the same instants. The first
+        // announcement may also come at U(0, first_update) (ns-2's DV).
+        let mut timer_rngs: Vec<SimRng> = nodes
             .iter()
-            .map(|name| {
-                let mut rng = SimRng::stream(seed, &format!("node:{name}:timers"));
+            .map(|name| SimRng::stream(seed, &format!("node:{name}:timers")))
+            .collect();
+        let phases: Vec<Dur> = timer_rngs
+            .iter_mut()
+            .map(|rng| {
                 let span = spec.announce_interval.min(spec.adapt_interval).secs();
-                Dur::from_secs_f64(rng.uniform() * spec.jitter * span)
+                let mut p = rng.uniform() * spec.jitter * span;
+                if spec.first_update > Dur::ZERO {
+                    p += rng.uniform() * spec.first_update.secs();
+                }
+                Dur::from_secs_f64(p)
             })
             .collect();
+        let mut dv_first_adapt = Vec::with_capacity(n);
+        for (i, &p) in phases.iter().enumerate() {
+            let period = jittered(spec.adapt_interval, spec.period_jitter, &mut timer_rngs[i]);
+            dv_first_adapt.push(SimTime::ZERO + p + period);
+        }
         DistanceVector {
             spec: spec.clone(),
             n,
@@ -157,10 +182,8 @@ impl DistanceVector {
                 .collect(),
             announced: vec![vec![None; n]; n],
             next_announce: phases.iter().map(|&p| SimTime::ZERO + p).collect(),
-            next_adapt: phases
-                .iter()
-                .map(|&p| SimTime::ZERO + p + spec.adapt_interval)
-                .collect(),
+            next_adapt: dv_first_adapt,
+            timer_rngs,
             outbox: Vec::new(),
             stats: DvStats {
                 nodes: nodes.to_vec(),
@@ -207,7 +230,12 @@ impl DistanceVector {
             }
             self.measure(i, prices);
             if adapt {
-                self.next_adapt[i] = now + self.spec.adapt_interval;
+                let period = jittered(
+                    self.spec.adapt_interval,
+                    self.spec.period_jitter,
+                    &mut self.timer_rngs[i],
+                );
+                self.next_adapt[i] = now + period;
                 adapted = true;
                 for t in self.tables[i].iter_mut().flatten() {
                     t.adapt(self.spec.beta, dt);
@@ -215,7 +243,12 @@ impl DistanceVector {
                 }
             }
             if announce {
-                self.next_announce[i] = now + self.spec.announce_interval;
+                let period = jittered(
+                    self.spec.announce_interval,
+                    self.spec.period_jitter,
+                    &mut self.timer_rngs[i],
+                );
+                self.next_announce[i] = now + period;
                 for d in 0..self.n {
                     self.announce(now, i, d, false);
                 }
@@ -456,5 +489,76 @@ impl DistanceVector {
     /// Far end of link `l`.
     pub fn link_to(&self, l: LinkId) -> usize {
         self.link_to[l.idx()]
+    }
+}
+
+#[cfg(test)]
+mod timer_tests {
+    use super::*;
+    use crate::net::link_config::LossSpec;
+    use crate::net::queue::{QueueLimit, QueueSpec};
+    use crate::units::Rate;
+
+    fn link(from: usize, to: usize) -> LinkSpec {
+        LinkSpec {
+            name: format!("{from}->{to}"),
+            alias: None,
+            from,
+            to,
+            rate: Rate::mbps(10),
+            delay: Dur::from_millis(1),
+            queue: QueueSpec::DropTail {
+                limit: QueueLimit::Packets(10),
+            },
+            loss: LossSpec::None,
+        }
+    }
+
+    /// The times router 0 sends its periodic announcements up to `until`.
+    fn announcement_times(spec: &DvSpec, until: f64) -> Vec<f64> {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut dv = DistanceVector::new(spec, &names, &[link(0, 1), link(1, 0)], 7);
+        let mut times = vec![];
+        loop {
+            let now = dv.next_wakeup();
+            if now.secs() > until {
+                return times;
+            }
+            dv.on_tick(now, &[0.0, 0.0]);
+            // Nothing is delivered, so router 0 only knows itself and only its periodic
+            // rounds announce (on link 0, its only link).
+            if dv.outbox.iter().any(|(l, _)| l.idx() == 0) {
+                times.push(now.secs());
+            }
+            dv.outbox.clear();
+        }
+    }
+
+    #[test]
+    fn periods_are_exact_by_default_and_redrawn_each_time_with_period_jitter() {
+        let exact = announcement_times(&DvSpec::default(), 5.0);
+        assert_eq!(exact.len(), 11);
+        assert!(exact.windows(2).all(|w| (w[1] - w[0] - 0.5).abs() < 1e-9));
+        // ns-2's DV (route-proto.tcl): first update U(0, 0.5 s), then advertInterval ×
+        // U(0.9, 1.1) each time the timer is set.
+        let ns2 = DvSpec {
+            period_jitter: 0.1,
+            first_update: Dur::from_millis(500),
+            ..DvSpec::default()
+        };
+        let t = announcement_times(&ns2, 50.0);
+        assert!(t[0] > 0.0 && t[0] < 0.5, "first update {}", t[0]);
+        let gaps: Vec<f64> = t.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(
+            gaps.iter()
+                .all(|&g| (0.45 - 1e-9..=0.55 + 1e-9).contains(&g)),
+            "{gaps:?}"
+        );
+        let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+        let distinct = gaps.iter().filter(|&&g| (g - gaps[0]).abs() > 1e-6).count();
+        assert!(
+            (mean - 0.5).abs() < 0.01 && distinct > gaps.len() / 2,
+            "{mean} {distinct}"
+        );
     }
 }

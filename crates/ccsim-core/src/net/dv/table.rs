@@ -9,6 +9,9 @@ use crate::ids::LinkId;
 
 /// Splits below this are zero: clipping leaves exact zeros, but sums of shares may not.
 const EPS: f64 = 1e-12;
+/// Price differences below this (seconds) are rounding: a router whose splits sum to a hair
+/// below 1 computes q_i a hair below its only next hop's q_j, which is not uphill.
+const PRICE_EPS: f64 = 1e-12;
 
 /// One next hop j of router i for a destination.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,7 +93,7 @@ impl DestTable {
         self.improper = self
             .rows
             .iter()
-            .any(|r| r.alpha > 0.0 && (r.q_nbr > q || r.nbr_improper));
+            .any(|r| r.alpha > 0.0 && (r.q_nbr > q + PRICE_EPS || r.nbr_improper));
     }
 
     /// The row for neighbour `nbr`, if known.
@@ -186,6 +189,24 @@ mod tests {
             q_nbr,
             ..Row::new(nbr, LinkId(nbr as u32), alpha)
         }
+    }
+
+    #[test]
+    fn a_split_a_hair_below_one_is_not_uphill() {
+        // Adaptation can leave α = 1 − 1e-16 on the only hop in use: q_i = α·(p + q_j) is
+        // then a rounding step below q_j when p = 0, which must not flag the router
+        // improper (it would block its neighbours from it for good).
+        let mut t = DestTable::new(vec![
+            row(1, 0.9999999999999999, 0.04992),
+            row(2, 0.0, f64::INFINITY),
+        ]);
+        assert!(t.q < 0.04992);
+        assert!(!t.improper);
+        t.rows[0].q_nbr = 0.06;
+        t.rows[0].alpha = 0.5;
+        t.rows[1] = row(2, 0.5, 0.01);
+        t.recompute();
+        assert!(t.improper, "a hop in use above q_i is uphill");
     }
 
     #[test]

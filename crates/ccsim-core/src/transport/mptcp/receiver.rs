@@ -39,6 +39,7 @@ impl MptcpReceiver {
                 // Two SACK blocks: the third slot carries the data ACK.
                 TcpReceiver::new(flow, dst, peer, t.mss, t.header, t.delayed_ack, None)
                     .with_max_sack_blocks(2)
+                    .with_sack_option_bytes(t.sack_option_bytes)
             })
             .collect();
         MptcpReceiver {

@@ -112,6 +112,12 @@ impl MptcpSender {
     pub fn subflow(&self, k: usize) -> &TcpSender {
         &self.subs[k].tcp
     }
+    /// Its subflows' RTT estimators, for the measurement's reports.
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut crate::transport::tcp::rto::RttEstimator)) {
+        for s in &mut self.subs {
+            s.tcp.each_rtt(f);
+        }
+    }
     /// Data segments sent for the first time (on any subflow).
     pub fn data_sent(&self) -> u64 {
         self.next_dsn

@@ -207,6 +207,12 @@ impl SctpSender {
     pub fn rtt(&self, d: usize) -> &RttEstimator {
         &self.dests[d].rtt
     }
+    /// Its destinations' RTT estimators, for the measurement's reports.
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
+        for d in &mut self.dests {
+            f(&mut d.rtt);
+        }
+    }
     /// Bytes in flight to destination `d`.
     pub fn flight(&self, d: usize) -> u64 {
         self.dests[d].flight

@@ -31,6 +31,12 @@ pub struct TcpSpec {
     /// sends on the single pinned path (or the routing table).
     #[serde(default)]
     pub select: Option<SelectSpec>,
+    pub limited_transmit: bool,
+    /// TCP flows only (not MPTCP subflows), hence the serde default.
+    #[serde(default)]
+    pub handshake: bool,
+    pub ssthresh_from: LossFlight,
+    pub sack_option_bytes: bool,
 }
 
 impl Default for TcpSpec {
@@ -61,6 +67,23 @@ pub enum RecoverySpec {
     /// DupThresh-th duplicate ACK); every hole below it is lost; during recovery
     /// awnd = snd.nxt − snd.fack + retransmissions in flight is held below cwnd.
     Fack,
+    /// Proportional Rate Reduction (RFC 6937, PRR-SSRB) over RFC 6675's SACK loss
+    /// detection: during recovery the data sent follows the data delivered.
+    Prr,
+}
+
+/// The amount a loss response starts from (`CongestionEvent::flight_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossFlight {
+    /// Everything outstanding, snd.nxt − snd.una (RFC 5681 §3.1 eq. 4).
+    #[default]
+    FlightSize,
+    /// The RFC 6675 pipe at detection (ns-3's `BytesInFlight`); without SACK, FlightSize
+    /// minus the duplicate ACKs received (each a segment that left the network).
+    Pipe,
+    /// The congestion window (Linux `tcp_reno_ssthresh`: max(cwnd/2, 2)).
+    Cwnd,
 }
 
 /// The initial window of RFC 5681 §3.1 for a given SMSS, in segments.
@@ -85,8 +108,8 @@ const U32: u64 = u32::MAX as u64;
 
 /// The sender's parameters, shared by TCP flows and MPTCP subflows.
 pub const SENDER: &[Param] = &[
-    Param::choice("recovery", "newreno", &["reno", "newreno", "sack", "sack1", "fack"])
-        .doc("loss recovery, independent of the controller: reno (RFC 5681), newreno (RFC 6582), sack (RFC 6675), sack1 (ns-2 Sack1-like), fack (Mathis & Mahdavi 1996)")
+    Param::choice("recovery", "newreno", &["reno", "newreno", "sack", "sack1", "fack", "prr"])
+        .doc("loss recovery, independent of the controller: reno (RFC 5681), newreno (RFC 6582), sack (RFC 6675), sack1 (ns-2 Sack1-like), fack (Mathis & Mahdavi 1996), prr (sack with Proportional Rate Reduction, RFC 6937; docs/tcp.md §4.6)")
         .source("RFC 6582 (NewReno, the RFCs' recovery without SACK); MPTCP subflows default to sack as Linux's"),
     Param::size("mss", 1460, 1, MAX_SEGMENT)
         .doc("payload bytes per segment")
@@ -110,9 +133,18 @@ pub const SENDER: &[Param] = &[
         .alt(Alt::Bool("acknowledge every segment"))
         .doc("delayed-ACK timeout: the receiver acknowledges every second segment or after this delay")
         .source("ns-2.35 tcl/lib/ns-default.tcl:1066 Agent/TCPSink/DelAck interval_ 100ms (docs/sources/ns2.md); RFC 5681 §4.2 allows up to 500 ms"),
-    Param::table("rto", rto::PARAMS)
-        .doc("retransmission timer (RFC 6298)")
+    Param::table("rto", rto::TCP_PARAMS)
+        .doc("retransmission timer (RFC 6298, or Linux's or ns-2's estimator)")
         .source("see the rto table"),
+    Param::boolean("limited_transmit", false)
+        .doc("the first dupthresh − 1 duplicate ACKs each release a new segment (with SACK the pipe governs, RFC 6675 §5 step 1); docs/tcp.md §10.1")
+        .source("our choice: off, as the RFCs' baseline and ns-2's agents (RFC 3042 is optional; Linux and ns-3 have it on)"),
+    Param::choice("ssthresh_from", "flight_size", &["flight_size", "pipe", "cwnd"])
+        .doc("what the loss response halves: FlightSize, the RFC 6675 pipe at detection (ns-3), or cwnd (Linux tcp_reno_ssthresh); docs/tcp.md §10.6")
+        .source("RFC 5681 §3.1 eq. 4 (FlightSize)"),
+    Param::boolean("sack_option_bytes", false)
+        .doc("ACKs carrying SACK blocks grow by the SACK option: 12, 20 or 28 bytes for 1–3 blocks (4-byte aligned); docs/tcp.md §10.8")
+        .source("our choice: off, an ACK is header bytes (RFC 2018 §3 gives the option's size)"),
 ];
 
 /// The `cc` of a TCP flow.
@@ -129,6 +161,9 @@ pub const TCP_PARAMS: &[Param] = &[
     )
     .doc("MATCP path selection: one of the flow's paths per connection (Dimopoulos et al. 2006)")
     .source("none"),
+    Param::boolean("handshake", false)
+        .doc("a SYN / SYN-ACK exchange first, so data starts one round trip after the connection opens (TCP flows only); docs/tcp.md §10.7")
+        .source("our choice: off, data at once (every real stack and ns-3 open with a handshake; ns-2's one-way agents do not)"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

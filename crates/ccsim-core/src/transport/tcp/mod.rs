@@ -1,11 +1,17 @@
-//! TCP: sender, receiver, RTO estimator and SACK scoreboard.
+//! TCP: sender, receiver, RTO estimators, SACK scoreboard, PRR, the handshake and the
+//! timed segment.
 
 pub mod config;
+pub mod handshake;
 pub mod path_select;
+pub mod prr;
+pub mod rate_sample;
 pub mod receiver;
 pub mod rto;
+pub mod rto_variants;
 pub mod scoreboard;
 pub mod sender;
+pub mod timed_segment;
 
 pub use config::{RecoverySpec, TcpSpec};
 pub use receiver::TcpReceiver;

@@ -5,8 +5,10 @@
 //! is the second unacknowledged one, or if it fills a hole; otherwise the delayed-ACK timer
 //! is armed. Out-of-order and duplicate segments are acknowledged at once. Each ACK echoes
 //! the send time of the first segment received since the previous ACK, and says whether
-//! that segment was a retransmission so the sender can apply Karn's rule.
+//! that segment was a retransmission so the sender can apply Karn's rule. A SYN (when the
+//! flow models the handshake) is answered at once with a SYN-ACK.
 
+use super::handshake;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX, MAX_SACK_BLOCKS};
 use crate::units::{Dur, SimTime};
@@ -31,6 +33,8 @@ pub struct TcpReceiver {
     nrecent: usize,
     /// Most SACK blocks per ACK (3; 2 for transports that use the third slot).
     max_sack: usize,
+    /// Whether an ACK's wire size counts its SACK option (RFC 2018 §3).
+    sack_option_bytes: bool,
     unacked: u32,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
@@ -72,6 +76,7 @@ impl TcpReceiver {
             recent: [0; MAX_SACK_BLOCKS],
             nrecent: 0,
             max_sack: MAX_SACK_BLOCKS,
+            sack_option_bytes: false,
             unacked: 0,
             delack_deadline: None,
             echo: None,
@@ -86,6 +91,15 @@ impl TcpReceiver {
     /// Send at most `n` SACK blocks per ACK.
     pub fn with_max_sack_blocks(mut self, n: usize) -> TcpReceiver {
         self.max_sack = n.min(MAX_SACK_BLOCKS);
+        self
+    }
+
+    /// Count the SACK option in the wire size of ACKs that carry blocks: kind and length
+    /// (2 bytes) plus 8 per block (RFC 2018 §3), padded to a multiple of 4 (RFC 9293
+    /// §3.1's 32-bit data offset): 12, 20 or 28 bytes for 1–3 blocks, as Linux sends it
+    /// (`TCPOLEN_SACK_BASE_ALIGNED` + n·`TCPOLEN_SACK_PERBLOCK`, include/net/tcp.h:238–239).
+    pub fn with_sack_option_bytes(mut self, on: bool) -> TcpReceiver {
+        self.sack_option_bytes = on;
         self
     }
 
@@ -138,15 +152,7 @@ impl TcpReceiver {
             return; // a straggler from a finished connection
         }
         if pkt.conn > self.conn {
-            // An on/off source opened a new connection.
-            self.conn = pkt.conn;
-            self.rcv_nxt = 0;
-            self.ooo.clear();
-            self.nrecent = 0;
-            self.unacked = 0;
-            self.delack_deadline = None;
-            self.echo = None;
-            self.path = pkt.path;
+            self.new_connection(pkt); // an on/off source opened a new connection
         } else if pkt.path != self.path {
             self.off_path_segments += 1;
         }
@@ -177,6 +183,38 @@ impl TcpReceiver {
         } else {
             self.send_ack(out); // duplicate: tell the sender where we are
         }
+    }
+
+    /// A SYN (the flow models the handshake): a new connection's resets the state; every
+    /// SYN of the current connection is answered with a SYN-ACK at once.
+    #[cold]
+    #[inline(never)]
+    pub fn on_syn(&mut self, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.conn < self.conn {
+            return;
+        }
+        if pkt.conn > self.conn {
+            self.new_connection(pkt);
+        }
+        out.push(handshake::syn_ack(
+            pkt,
+            self.flow,
+            self.dst,
+            self.peer,
+            self.header,
+        ));
+    }
+
+    /// Forget the previous connection: `pkt` is the first packet of a newer one.
+    fn new_connection(&mut self, pkt: &Packet) {
+        self.conn = pkt.conn;
+        self.rcv_nxt = 0;
+        self.ooo.clear();
+        self.nrecent = 0;
+        self.unacked = 0;
+        self.delack_deadline = None;
+        self.echo = None;
+        self.path = pkt.path;
     }
 
     fn insert_ooo(&mut self, seq: u64) {
@@ -255,6 +293,9 @@ impl TcpReceiver {
             }
         }
         p.nsack = n as u8;
+        if self.sack_option_bytes && n > 0 {
+            p.size += (2 + 8 * n as u32).next_multiple_of(4);
+        }
         self.unacked = 0;
         self.delack_deadline = None;
         out.push(p);

@@ -29,6 +29,12 @@ pub struct Scoreboard {
     fack: u64,
     /// SACKed segments at or above `base` as sorted, disjoint, non-adjacent ranges.
     ranges: Vec<(u64, u64)>,
+    /// Segments ever marked lost (the delivery-rate sample's losses).
+    lost_total: u64,
+    /// Whether `sack` records the ranges it newly SACKs in `newly_sacked` (for the
+    /// delivery-rate sampler; off unless the controller asks for rate samples).
+    log_sacked: bool,
+    newly_sacked: Vec<(u64, u64)>,
 }
 
 impl Scoreboard {
@@ -66,6 +72,19 @@ impl Scoreboard {
     /// FACK's outstanding-data estimate awnd = snd.nxt − snd.fack + retransmissions in flight.
     pub fn awnd(&self) -> u64 {
         self.end() - self.fack() + self.retx
+    }
+    /// Segments ever marked lost.
+    pub fn lost_total(&self) -> u64 {
+        self.lost_total
+    }
+    /// Record the ranges `sack` newly SACKs, to be taken with `take_newly_sacked`.
+    pub fn log_sacked(&mut self) {
+        self.log_sacked = true;
+    }
+    /// The ranges newly SACKed since the last call (empty unless `log_sacked` was called).
+    pub fn take_newly_sacked(&mut self, into: &mut Vec<(u64, u64)>) {
+        into.clear();
+        std::mem::swap(into, &mut self.newly_sacked);
     }
     /// RFC 6675 pipe, in segments.
     pub fn pipe(&self) -> u64 {
@@ -162,6 +181,9 @@ impl Scoreboard {
 
     /// Set the SACKed flag on `[lo, hi)` (segments not SACKed before).
     fn mark_sacked(&mut self, lo: u64, hi: u64) -> u64 {
+        if self.log_sacked {
+            self.newly_sacked.push((lo, hi));
+        }
         let mut fresh = 0;
         for s in lo..hi {
             let f = &mut self.flags[(s - self.base) as usize];
@@ -194,6 +216,7 @@ impl Scoreboard {
             } else if *f & LOST == 0 {
                 *f |= LOST;
                 self.lost += 1;
+                self.lost_total += 1;
             }
             self.frontier += 1;
         }
@@ -220,7 +243,9 @@ impl Scoreboard {
                 *f = LOST;
             }
         }
-        self.lost = self.outstanding() - self.sacked;
+        let lost = self.outstanding() - self.sacked;
+        self.lost_total += lost - self.lost;
+        self.lost = lost;
         self.retx = 0;
         self.frontier = self.end();
         self.sacked_above_frontier = 0;
@@ -236,6 +261,7 @@ impl Scoreboard {
         if *f & (SACKED | LOST) == 0 {
             *f |= LOST;
             self.lost += 1;
+            self.lost_total += 1;
         }
         self.rxt_hint = self.rxt_hint.min(seq);
     }

@@ -4,15 +4,31 @@
 //!
 //! Sequence numbers count segments of `mss` payload bytes (the last segment of a finite
 //! transfer may be shorter), as in ns-2. Congestion avoidance is delegated to a
-//! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1) is chosen independently.
+//! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1, FACK, PRR) is chosen
+//! independently. The optional mechanisms (handshake, limited transmit, PRR's sending rule,
+//! the timed segment, the loss-response basis) are in `sender_options.rs`, their tests in
+//! `sender_options_tests.rs`.
 
+#[path = "sender_options.rs"]
+mod options;
+#[path = "sender_subflow.rs"]
+mod subflow;
+#[cfg(test)]
+#[path = "sender_options_tests.rs"]
+mod options_tests;
+
+use super::handshake::Handshake;
 use super::config::{RecoverySpec, TcpSpec};
 use super::path_select::{FlowOutcome, PathSelector};
-use super::rto::RttEstimator;
+use super::prr::Prr;
+use super::rate_sample::RateSampler;
+use super::rto::{RttEstimator, RttSamples};
 use super::scoreboard::Scoreboard;
+use super::timed_segment::TimedSegment;
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::{
-    AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
+    AckEvent, AnyCc, CaState, CcContext, CongestionControl, CongestionEvent, CongestionKind,
+    RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECHO_RETX, FLAG_RETX};
@@ -96,6 +112,27 @@ pub struct TcpSender {
     path: u8,
     /// The current connection's counters, for the selector.
     conn_outcome: FlowOutcome,
+    /// The handshake (`Done` when the flow does not model it), and whether a SYN of this
+    /// connection was retransmitted.
+    syn: Handshake,
+    syn_retx: bool,
+    /// ns-2's timed segment (`rto.samples = "one_per_rtt"`).
+    timed: TimedSegment,
+    /// PRR's counters for the current recovery (`recovery = "prr"`), and the segments it
+    /// allows to send now.
+    prr: Prr,
+    prr_quota: u64,
+    /// New segments limited transmit sent since the last new ACK: left out of FlightSize at
+    /// the fast retransmit (RFC 5681 §3.2 step 2).
+    lt_sent: u64,
+    /// Delivery-rate records, only for a controller that asks for rate samples.
+    rate: Option<Box<RateSampler>>,
+    /// Segments presumed lost without SACK (fast retransmits, NewReno partial-ACK
+    /// retransmissions, everything outstanding at a timeout): the rate sample's losses.
+    lost_no_sack: u64,
+    /// Seed of the controller's random stream (`flow:<name>:cc`); connection k uses
+    /// `cc_seed + k`.
+    cc_seed: u64,
 }
 
 impl TcpSender {
@@ -107,7 +144,7 @@ impl TcpSender {
         cfg: TcpSpec,
         app: SenderApp,
     ) -> TcpSender {
-        let cc = Self::fresh_cc(&cfg);
+        let cc = Self::fresh_cc(&cfg, 0);
         TcpSender {
             flow,
             dst,
@@ -138,7 +175,23 @@ impl TcpSender {
             selector: None,
             path: 0,
             conn_outcome: FlowOutcome::default(),
+            syn: Handshake::Done,
+            syn_retx: false,
+            timed: TimedSegment::default(),
+            prr: Prr::default(),
+            prr_quota: 0,
+            lt_sent: 0,
+            rate: None,
+            lost_no_sack: 0,
+            cc_seed: 0,
         }
+    }
+
+    /// Seed the controller's own random stream (BBR's gain-cycle phase): the value of the
+    /// flow's `flow:<name>:cc` stream.
+    pub fn with_cc_seed(mut self, seed: u64) -> TcpSender {
+        self.cc_seed = seed; // used from the first connection on (`open_connection`)
+        self
     }
 
     /// Choose each connection's path with MATCP's `selector` (the flow's pinned paths).
@@ -152,10 +205,11 @@ impl TcpSender {
         self.selector.as_deref()
     }
 
-    fn fresh_cc(cfg: &TcpSpec) -> AnyCc {
+    fn fresh_cc(cfg: &TcpSpec, seed: u64) -> AnyCc {
         let ctx = CcContext {
             mss: Bytes(cfg.mss as u64),
             init_cwnd: Bytes(cfg.init_cwnd as u64 * cfg.mss as u64),
+            seed,
         };
         match AnyCc::build(&cfg.cc, ctx) {
             Ok(cc) => cc,
@@ -171,7 +225,7 @@ impl TcpSender {
     fn sack_mode(&self) -> bool {
         matches!(
             self.cfg.recovery,
-            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack
+            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack | RecoverySpec::Prr
         )
     }
 
@@ -185,58 +239,13 @@ impl TcpSender {
         &mut self.cc
     }
 
-    /// Make this sender an MPTCP subflow: it sends new segments only as granted.
-    pub fn with_grants(mut self) -> TcpSender {
-        self.grant = Some(0);
-        self
-    }
-    /// Segments sent so far for the first time (the next new segment's number).
-    pub fn next_new(&self) -> u64 {
-        self.sb.end()
-    }
-    /// Allow new segments below `g` (MPTCP subflows).
-    pub fn set_grant(&mut self, g: u64) {
-        self.grant = Some(g);
-    }
-    /// Whether the connection is open for sending.
-    pub fn is_open(&self) -> bool {
-        self.open
-    }
-    /// Whether a newly granted segment would leave now: the window has room for a new
-    /// segment once retransmissions are served, and pacing does not hold it back.
-    pub fn can_send_new(&mut self, now: SimTime) -> bool {
-        if !self.open {
-            return false;
-        }
-        if self.cc.pacing_rate().is_some() && self.pace_next > now {
-            return false;
-        }
-        let win = self.window_segments();
-        if self.sack_mode() {
-            let in_flight = match (self.phase, self.cfg.recovery) {
-                (Phase::Open, _) => self.sb.outstanding(),
-                (_, RecoverySpec::Fack) => self.sb.awnd(),
-                _ => self.sb.pipe(),
-            };
-            if in_flight >= win || self.sb.end() >= self.una + self.max_window_segs() {
-                return false;
-            }
-            self.phase == Phase::Open || self.sb.next_lost().is_none()
-        } else {
-            self.nxt == self.sb.end() && self.nxt < self.una + win
-        }
-    }
-    /// Send whatever the window, recovery and grants allow.
-    pub fn pump(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        self.try_send(now, out);
-    }
-    /// Stop sending (the MPTCP connection's transfer is complete).
-    pub fn stop(&mut self) {
-        self.close_connection();
-    }
     /// The RTT estimator.
     pub fn rtt(&self) -> &RttEstimator {
         &self.rtt
+    }
+    /// Its RTT estimator, for the measurement's reports (`Endpoint::each_rtt`).
+    pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut RttEstimator)) {
+        f(&mut self.rtt);
     }
     /// The window the sender currently uses, in bytes (cwnd plus recovery inflation).
     pub fn effective_cwnd(&self) -> u64 {
@@ -301,11 +310,25 @@ impl TcpSender {
         self.stats.connections += 1;
         self.stats.first_open.get_or_insert(now);
         self.open = true;
-        self.cc = Self::fresh_cc(&self.cfg);
+        self.syn = if self.cfg.handshake {
+            Handshake::SynDue
+        } else {
+            Handshake::Done
+        };
+        self.syn_retx = false;
+        self.timed = TimedSegment::default();
+        self.prr_quota = 0;
+        self.lt_sent = 0;
+        self.cc = Self::fresh_cc(&self.cfg, self.cc_seed.wrapping_add(self.conn as u64));
         self.rtt.restart();
         self.una = 0;
         self.nxt = 0;
         self.sb = Scoreboard::new(0);
+        self.rate = None;
+        if self.cc.wants_rate_samples() {
+            self.rate = Some(Box::new(RateSampler::new(0)));
+            self.sb.log_sacked();
+        }
         self.dupacks = 0;
         self.phase = Phase::Open;
         self.recover_guard = 0;
@@ -392,12 +415,18 @@ impl TcpSender {
         p.conn = self.conn;
         p.path = self.path;
         self.conn_outcome.sent += 1;
+        if let Some(r) = &mut self.rate {
+            r.on_send(seq, now, self.delivered, self.sb.outstanding());
+        }
         if retx {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
             self.conn_outcome.retransmissions += 1;
         } else {
             self.sb.push_sent();
+            if self.cfg.rto.samples != RttSamples::EveryAck {
+                self.time_segment(seq, now);
+            }
         }
         self.stats.data_sent += 1;
         // RFC 6298 §5.1: start the timer when sending if it is not running.
@@ -405,7 +434,11 @@ impl TcpSender {
             self.rto_deadline = Some(self.rtt.deadline(now));
         }
         if let Some(rate) = pacing {
-            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(p.size as u64));
+            // The payload is paced, as Linux does (the rate applies to the segment's data,
+            // `tcp_update_skb_after_send`): a rate from delivered payload bytes then
+            // sends payload at that rate.
+            let payload = p.size as u64 - self.cfg.header as u64;
+            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(payload));
         }
         out.push(p);
     }
@@ -434,6 +467,10 @@ impl TcpSender {
         if !self.open {
             return;
         }
+        if self.syn != Handshake::Done {
+            self.send_syn(now, out);
+            return;
+        }
         let win = self.window_segments();
         let pacing = self.cc.pacing_rate();
         if self.sack_mode() {
@@ -443,12 +480,22 @@ impl TcpSender {
             loop {
                 let in_flight = match (self.phase, self.cfg.recovery) {
                     (Phase::Open, _) => self.sb.outstanding(),
+                    // PRR's rule replaces the window during its recovery (RFC 6937).
+                    (Phase::Recovery { .. }, RecoverySpec::Prr) => {
+                        return self.send_prr(now, pacing, out);
+                    }
                     // FACK: awnd = snd.nxt − snd.fack + retransmitted data in flight.
                     (_, RecoverySpec::Fack) => self.sb.awnd(),
                     _ => self.sb.pipe(),
                 };
+                let mut limited = false;
                 if in_flight >= win {
-                    break;
+                    // Limited transmit with SACK: in Open, on the first duplicate ACKs, the
+                    // pipe governs instead of FlightSize (RFC 6675 §5 step 1).
+                    if self.lt_allowance() == 0 || self.sb.pipe() >= win {
+                        break;
+                    }
+                    limited = true;
                 }
                 if self.paced_out(now, pacing) {
                     break;
@@ -469,19 +516,57 @@ impl TcpSender {
                     let seq = self.sb.end();
                     self.send_segment_paced(now, seq, pacing, out);
                     self.nxt = self.sb.end();
+                    self.lt_sent += limited as u64;
                 } else {
                     break;
                 }
             }
         } else {
-            while self.nxt < self.una + win && self.app_has(self.nxt) {
+            // Limited transmit may send beyond the window (RFC 3042 §2).
+            let base = self.una + win;
+            let limit = base + self.lt_allowance();
+            while self.nxt < limit && self.app_has(self.nxt) {
                 if self.paced_out(now, pacing) {
                     break;
                 }
                 let seq = self.nxt;
+                self.lt_sent += (seq >= base) as u64;
                 self.send_segment_paced(now, seq, pacing, out);
                 self.nxt += 1;
             }
+        }
+        if self.rate.is_some() {
+            self.check_app_limited(win);
+        }
+    }
+
+    /// Mark the sender application-limited when the application has nothing more, the
+    /// window is not full and no lost segment waits for its retransmission
+    /// (`tcp_rate_check_app_limited`, tcp_rate.c:194–208).
+    fn check_app_limited(&mut self, win: u64) {
+        if self.app_has(self.sb.end()) || self.nxt < self.sb.end() {
+            return;
+        }
+        let in_flight = self.in_flight_segments();
+        let lost_waiting = self.phase != Phase::Open && self.sb.next_lost().is_some();
+        if in_flight < win && !lost_waiting {
+            let mss = self.mss();
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight * mss);
+            }
+        }
+    }
+
+    /// Segments presumed lost so far on this connection.
+    fn lost_total(&self) -> u64 {
+        self.sb.lost_total() + self.lost_no_sack
+    }
+
+    fn ca_state(&self) -> CaState {
+        match self.phase {
+            Phase::Open => CaState::Open,
+            Phase::Recovery { .. } => CaState::Recovery,
+            Phase::AfterTimeout { .. } => CaState::Loss,
         }
     }
 
@@ -495,14 +580,20 @@ impl TcpSender {
             return; // an ACK for a connection that is over
         }
         let ack = pkt.seq.min(self.sb.end());
-        // Karn's rule: no sample from an ACK echoing a retransmitted segment.
-        let rtt = if pkt.flags & FLAG_ECHO_RETX == 0 {
+        let prior_in_flight = self.in_flight_segments();
+        let prior_lost = self.lost_total();
+        let prior_delivered = self.delivered;
+        let rtt = if self.cfg.rto.samples != RttSamples::EveryAck {
+            // The estimator takes the timed segment only; the controller still sees every
+            // ACK's echo (Karn's rule applied), as ns-2's Vegas (`v_sendtime_`,
+            // tcp-vegas.cc) and FAST (`sendtime_`, tcp-fast.cc `recv`) time each packet
+            // themselves whatever `timestamps_` is.
+            self.sample_timed(now, ack);
+            (pkt.flags & FLAG_ECHO_RETX == 0).then(|| self.note_echo_sample(now.since(pkt.ts)))
+        } else if pkt.flags & FLAG_ECHO_RETX == 0 {
+            // Karn's rule: no sample from an ACK echoing a retransmitted segment.
             let r = now.since(pkt.ts);
-            self.rtt.sample(r);
-            self.rtt.reset_backoff();
-            self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
-            let o = &mut self.conn_outcome;
-            o.min_rtt = Some(o.min_rtt.map_or(r, |m| m.min(r)));
+            self.take_sample(now, r, ack);
             Some(r)
         } else {
             None
@@ -513,16 +604,24 @@ impl TcpSender {
                 let b = pkt.sack_block(i);
                 newly_sacked += self.sb.sack(b.start, b.end);
             }
+            if let Some(r) = &mut self.rate {
+                r.on_scoreboard_sacks(&mut self.sb);
+            }
         }
         let mss = self.mss();
         let mut acked_bytes = 0;
+        let mut fresh = 0;
         if ack > self.una {
             acked_bytes = self.payload_upto(ack) - self.payload_upto(self.una);
-            let fresh = self.sb.ack_to(ack);
+            fresh = self.sb.ack_to(ack);
+            if let Some(r) = &mut self.rate {
+                r.on_cumulative_ack(ack);
+            }
             self.delivered += fresh * mss;
             self.una = ack;
             self.nxt = self.nxt.max(ack);
             self.dupacks = 0;
+            self.lt_sent = 0;
             self.on_new_ack(now, acked_bytes, out);
         } else if ack == self.una && self.una < self.sb.end() {
             self.dupacks += 1;
@@ -547,11 +646,14 @@ impl TcpSender {
             }
             // RFC 6675 §5: enter recovery when IsLost(HighACK + 1), not only on DupThresh.
             if !self.in_recovery()
-                && self.cfg.recovery == RecoverySpec::Sack
+                && matches!(self.cfg.recovery, RecoverySpec::Sack | RecoverySpec::Prr)
                 && self.sb.is_lost(self.una)
                 && self.recover_guard_allows()
             {
                 self.enter_recovery(now, out);
+            }
+            if self.cfg.recovery == RecoverySpec::Prr && self.in_recovery() {
+                self.prr_on_ack(fresh + newly_sacked);
             }
         }
         let ev = AckEvent {
@@ -567,6 +669,9 @@ impl TcpSender {
             mss: Bytes(mss),
         };
         self.cc.on_ack(&ev);
+        if self.rate.is_some() {
+            self.rate_sample(&ev, prior_in_flight * mss, prior_lost, prior_delivered);
+        }
         if ack >= self.round_end && ack > 0 && acked_bytes > 0 {
             let ev = RoundEvent {
                 now,
@@ -586,6 +691,34 @@ impl TcpSender {
             return;
         }
         self.try_send(now, out);
+    }
+
+    /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
+    /// `tcp_rate_gen` then `cong_control`).
+    fn rate_sample(&mut self, ev: &AckEvent, prior_in_flight: u64, prior_lost: u64, prior_delivered: u64) {
+        let mss = self.mss();
+        let losses = (self.lost_total() - prior_lost) * mss;
+        let ca_state = self.ca_state();
+        let min_rtt = self.rtt.min_rtt();
+        let Some(r) = &mut self.rate else {
+            return;
+        };
+        let rs = r.generate(
+            ev.now,
+            self.delivered,
+            self.delivered - prior_delivered,
+            losses,
+            prior_in_flight,
+            min_rtt,
+            ca_state,
+        );
+        self.cc.on_rate_sample(ev, &rs);
+        if self.cc.marks_app_limited() {
+            let in_flight = self.in_flight_segments() * mss;
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight);
+            }
+        }
     }
 
     /// Segments considered in flight: RFC 6675 pipe with SACK, else snd.nxt − snd.una.
@@ -621,6 +754,7 @@ impl TcpSender {
                     // least one SMSS was acknowledged; reset the timer only the first time.
                     let una = self.una;
                     self.send_segment(now, una, out);
+                    self.lost_no_sack += 1;
                     self.inflation -= acked_bytes as i64;
                     if acked_bytes as i64 >= mss {
                         self.inflation += mss;
@@ -631,7 +765,10 @@ impl TcpSender {
                         partial_seen: true,
                     };
                 }
-                RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack => {}
+                RecoverySpec::Sack
+                | RecoverySpec::Sack1
+                | RecoverySpec::Fack
+                | RecoverySpec::Prr => {}
             }
         }
         // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, else restart it.
@@ -670,19 +807,26 @@ impl TcpSender {
         reno_after_recovery || self.una >= self.recover_guard
     }
 
-    /// Tell the controller of a loss; FlightSize is everything outstanding (RFC 5681 §3.1).
+    /// Tell the controller of a loss, with the amount its response starts from
+    /// (`loss_flight`: FlightSize by default, RFC 5681 §3.1).
     fn signal_congestion(&mut self, now: SimTime, kind: CongestionKind) {
         let mss = self.mss();
+        let flight_size = self.loss_flight(kind);
         self.cc.on_congestion(&CongestionEvent {
             now,
             kind,
-            flight_size: Bytes((self.sb.end() - self.una) * mss),
+            flight_size,
             mss: Bytes(mss),
         });
     }
 
     fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         let mss = self.mss();
+        let una = self.una;
+        if self.sack_mode() {
+            // RFC 6675 §5 step (4.3): the first segment presumed lost is resent at once.
+            self.sb.mark_one_lost(una);
+        }
         self.signal_congestion(now, CongestionKind::FastRetransmit);
         self.stats.fast_recoveries += 1;
         let recover = self.sb.end();
@@ -691,16 +835,27 @@ impl TcpSender {
             partial_seen: false,
         };
         self.recover_guard = recover;
-        let una = self.una;
         if self.sack_mode() {
-            // RFC 6675 §5 step (4.3): retransmit the first segment presumed lost at once.
-            self.sb.mark_one_lost(una);
             self.sb.on_retransmit(una);
         } else {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
+            self.lost_no_sack += 1;
+        }
+        self.timed.cancel();
+        self.lt_sent = 0;
+        if self.cfg.recovery == RecoverySpec::Prr {
+            // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; the fast retransmit is the first
+            // segment PRR counts as sent.
+            self.prr = Prr::start(self.sb.end() - una);
+            self.prr.on_send();
+            self.prr_quota = 0;
         }
         self.send_segment(now, una, out);
+        if self.cfg.rto.restart_at_fast_retransmit {
+            // ns-2 `reset_rtx_timer(1,0)` at every variant's fast retransmit.
+            self.rto_deadline = Some(self.rtt.deadline(now));
+        }
     }
 
     fn exit_recovery(&mut self, now: SimTime) {
@@ -712,6 +867,11 @@ impl TcpSender {
 
     fn on_rto(&mut self, now: SimTime) {
         self.stats.timeouts += 1;
+        if self.syn != Handshake::Done {
+            self.on_syn_timeout();
+            return;
+        }
+        self.timed.cancel();
         self.signal_congestion(now, CongestionKind::Timeout);
         self.rtt.back_off();
         self.phase = Phase::AfterTimeout {
@@ -725,6 +885,7 @@ impl TcpSender {
             self.sb.mark_all_lost();
         } else {
             // Go back N: resend from the first unacknowledged segment as the window opens.
+            self.lost_no_sack += self.sb.end() - self.una;
             self.nxt = self.una;
         }
         self.rto_deadline = Some(self.rtt.deadline(now));

@@ -1,0 +1,479 @@
+"""ccsim against the real Linux kernel: run each scenario with the kernel's TCP over a
+user-space bottleneck emulator in network namespaces, run the same scenario in ccsim, and
+print the ratios ccsim / kernel.
+
+    sudo .venv/bin/python benches/linux/kernel_bench.py [--quick] [--runs 3] [--seconds 60]
+        [--scenarios q8,q33,...] [--cc reno,cubic,bbr] [--jobs 1] [--out DIR]
+    .venv/bin/python benches/linux/kernel_bench.py --from-kernel DIR/results.json
+        (ccsim side and tables only, from a saved kernel run; no root needed)
+
+Needs root, `ip` and `ethtool`; without them it says why and exits 0 (skipped). Writes
+DIR/results.json and DIR/table.md (DIR defaults to out/kernel-bench/<time>). See
+benches/linux/README.md for the method and docs/validation.md for the measured table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import concurrent.futures as cf
+import csv
+import datetime as dt
+import json
+import math
+import os
+import platform
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+
+import metrics as M  # noqa: E402
+import netns  # noqa: E402
+
+RATE_BPS = 10_000_000
+ONE_WAY_MS = 20.0  # 40 ms base RTT
+MSS, HEADER = 1448, 52  # 1500-B MTU, IPv4 + TCP + timestamps (docs/sources/linux.md §1.2)
+PORT = 5201
+SPORT0 = 5001
+SSTHRESH_INF = 0x7FFFFFFF  # TCP_INFINITE_SSTHRESH
+
+# name: (description, queue limit in packets, data-direction loss, extra one-way delay per flow)
+SCENARIOS: dict[str, tuple[str, int, float, list[float]]] = {
+    "q8": ("1 flow, DropTail 8 p (¼ BDP)", 8, 0.0, [0.0]),
+    "q33": ("1 flow, DropTail 33 p (1 BDP)", 33, 0.0, [0.0]),
+    "q133": ("1 flow, DropTail 133 p (4 BDP)", 133, 0.0, [0.0]),
+    "loss1e-3": ("1 flow, 33 p, Bernoulli loss 10⁻³", 33, 1e-3, [0.0]),
+    "loss1e-2": ("1 flow, 33 p, Bernoulli loss 10⁻²", 33, 1e-2, [0.0]),
+    "two": ("2 flows, 40 ms RTT each, 33 p", 33, 0.0, [0.0, 0.0]),
+    "rtt40-80": ("2 flows, 40 and 80 ms RTT, 33 p", 33, 0.0, [0.0, 20.0]),
+}
+CCS = ("reno", "cubic", "bbr")
+CCSIM_CC = {"reno": "reno", "cubic": "cubic"}  # bbr: none in ccsim yet (#20)
+METRICS = ("goodput_mbps", "srtt_ms", "queue_pkts", "retx", "retx_2s", "timeouts", "ss_peak", "first_ssthresh",
+           "period_s", "reductions_per_min", "share0")
+# Emulator timing limits beyond which a run is flagged and left out of the statistics. A
+# stall of the emulator delays the frames in flight once, in order (no reordering); it can
+# change a TCP decision only through a spurious timeout, and the RTO is at least srtt +
+# 200 ms, so a stall under half the minimum RTO only adds to one round's RTT samples. The
+# 99th percentile bounds the everyday timing error.
+LAG_P99_MAX_NS = 1_000_000
+LAG_MAX_NS = 100_000_000
+
+
+def _interrupt(*_) -> None:
+    raise KeyboardInterrupt
+
+
+def window(seconds: float) -> tuple[float, float]:
+    """The measurement window: the last five sixths of the run (10–60 s of a 60 s run)."""
+    return seconds / 6.0, seconds
+
+
+# ---------------------------------------------------------------- kernel side
+
+def build_emulator() -> Path:
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ccsim-kernel-emu"], cwd=ROOT, check=True)
+    return ROOT / "target" / "release" / "ccsim-kernel-emu"
+
+
+def kernel_series(snd: dict, t_start: int, seconds: float) -> list[M.Series]:
+    fields = snd["fields"]
+    col = {k: i for i, k in enumerate(fields)}
+    out = []
+    for fl in snd["flows"]:
+        a = np.array(fl["samples"], dtype=np.float64)
+        t = (a[:, col["t_ns"]] - t_start) / 1e9
+        ss = a[:, col["snd_ssthresh"]].copy()
+        ss[ss >= SSTHRESH_INF] = np.nan
+        ca = a[:, col["ca_state"]]
+        # entries into Recovery (3) or Loss (4): each is one window reduction
+        red = [float(t[i]) for i in range(1, len(t)) if ca[i] >= 3 and ca[i - 1] < 3]
+        red = M.merge_events(red)
+        retx = a[:, col["total_retrans"]]
+        i2 = int(np.searchsorted(t, 2.0, side="right")) - 1
+        out.append(M.Series(t=t, cwnd=a[:, col["snd_cwnd"]], ssthresh=ss, srtt=a[:, col["rtt"]] / 1e6,
+                            acked=a[:, col["bytes_acked"]], reductions=red, retransmissions=int(retx[-1]),
+                            timeouts=int(a[-1, col["total_rto"]]), retx_2s=int(retx[max(i2, 0)])))
+    return out
+
+
+def queue_from_log(log: Path, emu_t0: int, t_start: int, w0: float, w1: float) -> float:
+    iv = []
+    with open(log) as f:
+        rows = (line for line in f if not line.startswith("#"))
+        for r in csv.DictReader(rows):
+            if r["dir"] == "0" and r["verdict"] == "sent":
+                enter = int(r["arrival_ns"]) + int(r["extra_ns"])
+                iv.append((enter, int(r["tx_end_ns"])))
+    a = (np.array(iv, dtype=np.float64) + (emu_t0 - t_start)) / 1e9 if iv else np.zeros((0, 2))
+    return M.queue_time_average(a, w0, w1)
+
+
+def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path, tag: str,
+               keep_logs: bool, sysctls: tuple[str, ...] = ()) -> dict:
+    _, limit, loss, extras = SCENARIOS[name]
+    d = out / "runs" / f"{name}-{cc}-{k}"
+    d.mkdir(parents=True, exist_ok=True)
+    seed = k + 1
+    emu_args = [str(emu), "run", "--sender-if", "es", "--receiver-if", "er", "--rate-bps", str(RATE_BPS),
+                "--delay-ms", str(ONE_WAY_MS), "--limit", str(limit), "--loss", repr(loss), "--seed", str(seed),
+                "--duration-s", str(seconds + 20), "--log", str(d / "emu.log"), "--summary", str(d / "emu.json"),
+                "--rt-priority", "50"]
+    for i, x in enumerate(extras):
+        if x > 0:
+            emu_args += ["--extra", f"{SPORT0 + i}={x}"]
+    py = sys.executable
+    with netns.Testbed(tag, sysctls) as tb:
+        em = tb.spawn("emulator", *emu_args, stderr=open(d / "emu.err", "w"))
+        rc = tb.spawn("receiver", py, str(HERE / "endpoints.py"), "recv", "--port", str(PORT), "--flows",
+                      str(len(extras)), "--seconds", str(seconds + 12), "--out", str(d / "rcv.json"))
+        time.sleep(0.5)
+        send = tb.exec_args("sender", py, str(HERE / "endpoints.py"), "send", "--dst", netns.RECEIVER_IP,
+                            "--port", str(PORT), "--seconds", str(seconds), "--out", str(d / "snd.json"))
+        for i in range(len(extras)):
+            send += ["--flow", f"{cc}:{SPORT0 + i}"]
+        # spawned through the testbed, so a teardown (Ctrl-C, SIGTERM) kills it too
+        sp = tb.spawn("sender", *send[len(tb.exec_args("sender")):], stdout=subprocess.PIPE,
+                      stderr=subprocess.PIPE, text=True)
+        try:
+            _, err = sp.communicate(timeout=seconds + 30)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"{name}/{cc}/{k}: the sender did not finish in {seconds + 30:.0f} s")
+        if sp.returncode != 0:
+            raise RuntimeError(f"{name}/{cc}/{k}: sender failed: {err.strip()[-500:]}")
+        try:
+            rc.wait(seconds + 15)
+        except subprocess.TimeoutExpired:
+            rc.kill()
+        em.terminate()  # the emulator ends its run and writes its log and summary
+        em.wait(60)
+        offloads, qdisc = tb.offloads, tb.qdisc
+    snd = json.loads((d / "snd.json").read_text())
+    summ = json.loads((d / "emu.json").read_text())
+    t_start = min(f["start_ns"] for f in snd["flows"])
+    starts = [(f["start_ns"] - t_start) / 1e9 for f in snd["flows"]]
+    w0, w1 = window(seconds)
+    flows = kernel_series(snd, t_start, seconds)
+    q = queue_from_log(d / "emu.log", summ["t0_mono_ns"], t_start, w0, w1)
+    if not keep_logs:
+        (d / "emu.log").unlink()
+    flags = []
+    if not summ["replay_exact"]:
+        flags.append(f"log does not replay: {summ['first_problems'][:2]}")
+    if summ["oversize_frames"] or summ["send_errors"]:
+        flags.append(f"{summ['oversize_frames']} oversize frames, {summ['send_errors']} send errors")
+    if any(f.get("error") for f in snd["flows"]):
+        flags.append("sender error: " + "; ".join(str(f.get("error")) for f in snd["flows"]))
+    last = [f["samples"][-1] for f in snd["flows"]]
+    col = {k: i for i, k in enumerate(snd["fields"])}
+    rwnd_frac = max(s[col["rwnd_limited"]] for s in last) / (seconds * 1e6)
+    sndbuf_frac = max(s[col["sndbuf_limited"]] for s in last) / (seconds * 1e6)
+    return {"scenario": name, "cc": cc, "run": k, "seed": seed, "starts_s": starts,
+            "metrics": M.scenario_metrics(flows, q, w0, w1), "flags": flags,
+            "emulator": {k2: summ[k2] for k2 in ("packets", "sent", "lost", "overflow", "replay_exact", "lag_ns",
+                                                  "oversize_frames", "max_frame", "send_errors", "realtime")},
+            "rwnd_limited_frac": rwnd_frac, "sndbuf_limited_frac": sndbuf_frac,
+            "offloads": offloads, "qdisc": qdisc}
+
+
+# ---------------------------------------------------------------- ccsim side
+
+def linux_profile_available() -> bool:
+    import ccsim
+    doc = ccsim_doc("q33", "reno", 1.0, 1, [0.0], profile="linux")
+    try:
+        ccsim.Scenario(doc).validate()
+        return True
+    except ccsim.ScenarioError:
+        return False
+
+
+def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None) -> dict:
+    _, limit, loss, extras = SCENARIOS[name]
+    q = {"kind": "droptail", "limit": limit}
+    fast = {"rate": "10Gbps", "queue": {"kind": "droptail", "limit": 10000}}
+    links = [
+        {"from": "r1", "to": "r2", "rate": "10Mbps", "delay": f"{ONE_WAY_MS}ms", "queue": q, "loss": loss},
+        {"from": "r2", "to": "r1", "rate": "10Mbps", "delay": f"{ONE_WAY_MS}ms", "queue": q},
+    ]
+    flows = []
+    for i, x in enumerate(extras):
+        links.append({"between": [f"s{i}", "r1"], "delay": f"{x}ms", **fast})
+        links.append({"between": ["r2", f"d{i}"], "delay": "0ms", **fast})
+        fl = {"name": f"f{i}", "from": f"s{i}", "to": f"d{i}", "cc": CCSIM_CC[cc], "mss": MSS, "header": HEADER,
+              "app": {"kind": "bulk", "size": "inf", "start": f"{round(starts[i] * 1e4) / 10}ms"}}
+        if profile:
+            fl["stack"] = profile
+        else:  # the closest options today (docs/sources/linux.md §1)
+            fl.update({"recovery": "sack", "init_cwnd": 10, "delayed_ack": "40ms",
+                       "rto": {"min": "200ms", "initial": "1s", "max": "120s"}})
+        flows.append(fl)
+    return {"simulation": {"duration": f"{seconds}s", "seed": seed},
+            "trace": {"interval": "20ms", "flows": "all", "links": ["r1->r2"]}, "link": links, "flow": flows}
+
+
+def ccsim_series(res, n: int) -> list[M.Series]:
+    fs = res.flow_series
+    rows = res.flows.set_index("name")
+    out = []
+    for i in range(n):
+        f = fs[fs.flow == f"f{i}"]
+        t = f.time_s.to_numpy()
+        ss = f.ssthresh_bytes.to_numpy() / MSS
+        dtv = np.diff(t, prepend=t[0])
+        acked = np.cumsum(f.rate_bps.to_numpy() * dtv / 8.0)
+        cw = f.cwnd_bytes.to_numpy()
+        # a reduction: ssthresh set to a new value, or the window cut by more than 10 % (a cut
+        # to the same ssthresh as last time leaves ssthresh unchanged)
+        red = [float(t[j]) for j in range(1, len(t))
+               if (np.isfinite(ss[j]) and ss[j] != ss[j - 1]) or cw[j] < 0.9 * cw[j - 1]]
+        r = rows.loc[f"f{i}"]
+        out.append(M.Series(t=t, cwnd=f.cwnd_bytes.to_numpy() / MSS, ssthresh=ss, srtt=f.srtt_s.to_numpy(),
+                            acked=acked, reductions=M.merge_events(red), retransmissions=int(r.retransmissions),
+                            timeouts=int(r.timeouts)))
+    return out
+
+
+def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None) -> dict:
+    import ccsim
+    n = len(SCENARIOS[name][3])
+    res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile), progress=False)
+    flows = ccsim_series(res, n)
+    # a 2 s run is the first 2 s of the long one (same seed, deterministic): its counters
+    early = ccsim.run(ccsim_doc(name, cc, 2.0, seed, starts, profile), progress=False)
+    for s, (_, r) in zip(flows, early.flows.iterrows()):
+        s.retx_2s = int(r.retransmissions)
+    w0, w1 = window(seconds)
+    ls = res.link_series
+    lq = ls[ls.link == "r1->r2"]
+    q = M.mean_in(lq.time_s.to_numpy(), lq.queue_packets.to_numpy(), w0, w1)
+    return {"scenario": name, "cc": cc, "seed": seed, "metrics": M.scenario_metrics(flows, q, w0, w1)}
+
+
+# ---------------------------------------------------------------- tables
+
+def timing_flags(r: dict) -> list[str]:
+    lag = r["emulator"]["lag_ns"]
+    if lag["p99"] > LAG_P99_MAX_NS or lag["max"] > LAG_MAX_NS:
+        return [f"emulator lag p99 {lag['p99'] / 1e6:.2f} ms, max {lag['max'] / 1e6:.1f} ms"]
+    return []
+
+
+def flags(r: dict) -> list[str]:
+    """Integrity flags recorded by the run (no exact replay, oversize frames, send errors,
+    sender errors) and the timing limits above, applied now."""
+    return [f for f in r["flags"] if not f.startswith("emulator lag")] + timing_flags(r)
+
+
+def summarise(kernel: list[dict], sim: list[dict]) -> dict:
+    out = {}
+    for name in SCENARIOS:
+        for cc in CCS:
+            kr = [r for r in kernel if r["scenario"] == name and r["cc"] == cc and not flags(r)]
+            sr = [r for r in sim if r["scenario"] == name and r["cc"] == cc]
+            if not kr and not sr:
+                continue
+            row = {}
+            for m in METRICS:
+                ks = M.summarise([r["metrics"].get(m, math.nan) for r in kr])
+                ss = M.summarise([r["metrics"].get(m, math.nan) for r in sr])
+                ratio = None
+                if ks["mean"] and ss["mean"] is not None:
+                    ratio = ss["mean"] / ks["mean"]
+                row[m] = {"kernel": ks, "ccsim": ss, "ratio": ratio}
+            out[f"{name}/{cc}"] = {"scenario": name, "cc": cc, "kernel_runs": len(kr), "ccsim_runs": len(sr),
+                                   "metrics": row}
+    return out
+
+
+def fmt(x: float | None, m: str) -> str:
+    if x is None:
+        return "–"
+    if m in ("retx", "retx_2s", "timeouts", "ss_peak", "first_ssthresh") and abs(x) >= 10:
+        return f"{x:.0f}"
+    return f"{x:.3g}" if abs(x) < 100 else f"{x:.0f}"
+
+
+SHORT = {"goodput_mbps": "goodput", "srtt_ms": "srtt", "queue_pkts": "queue", "retx": "retx", "retx_2s": "retx<2s",
+         "timeouts": "RTOs", "ss_peak": "SS peak", "first_ssthresh": "1st ssthresh", "period_s": "period",
+         "reductions_per_min": "cuts/min", "share0": "share f0"}
+
+
+def markdown(summary: dict, meta: dict) -> str:
+    sc = f" (sender sysctls: {', '.join(meta['sender_sysctls'])})" if meta.get("sender_sysctls") else ""
+    lines = [f"Kernel {meta['kernel']}{sc}, {meta['runs']} run(s) of {meta['seconds']} s per case, window "
+             f"{meta['window'][0]:.0f}–{meta['window'][1]:.0f} s; ccsim {meta['ccsim_options']}.", "",
+             "**Ratios ccsim / kernel** (kernel run-to-run spread, (max − min) / mean, in brackets):", ""]
+    head = "| scenario | cc | " + " | ".join(SHORT[m] for m in METRICS) + " |"
+    lines += [head, "|" + "---|" * (len(METRICS) + 2)]
+    for key, row in summary.items():
+        cells = []
+        for m in METRICS:
+            c = row["metrics"][m]
+            k = c["kernel"]
+            if c["ratio"] is None:
+                if k["mean"] == 0 and c["ccsim"]["mean"] == 0:
+                    cells.append("0 = 0")
+                elif k["mean"] == 0 and c["ccsim"]["mean"] is not None:
+                    cells.append(f"k 0, c {fmt(c['ccsim']['mean'], m)}")
+                else:
+                    cells.append("–")
+                continue
+            spread = (k["max"] - k["min"]) / abs(k["mean"]) if k["n"] > 1 else None
+            cells.append(f"{c['ratio']:.2f}" + (f" ({100 * spread:.0f}%)" if spread is not None else ""))
+        lines.append(f"| {row['scenario']} | {row['cc']} | " + " | ".join(cells) + " |")
+    lines += ["", "**Kernel values** (mean over runs, [min–max]); units: Mb/s, ms, packets, segments, s:", "",
+              head, "|" + "---|" * (len(METRICS) + 2)]
+    for key, row in summary.items():
+        cells = []
+        for m in METRICS:
+            k = row["metrics"][m]["kernel"]
+            if k["mean"] is None:
+                cells.append("–")
+            elif k["n"] > 1:
+                cells.append(f"{fmt(k['mean'], m)} [{fmt(k['min'], m)}–{fmt(k['max'], m)}]")
+            else:
+                cells.append(fmt(k["mean"], m))
+        lines.append(f"| {row['scenario']} | {row['cc']} | " + " | ".join(cells) + " |")
+    lines += ["", "**ccsim values** (mean over seeds):", "", head, "|" + "---|" * (len(METRICS) + 2)]
+    for key, row in summary.items():
+        cells = [fmt(row["metrics"][m]["ccsim"]["mean"], m) for m in METRICS]
+        lines.append(f"| {row['scenario']} | {row['cc']} | " + " | ".join(cells) + " |")
+    lag = meta.get("emulator_lag_over_runs_us")
+    if lag:
+        lines += ["", f"Emulator timing error (write time − logical departure), over {lag['runs']} kernel runs: median "
+                      f"p50 {lag['p50_median']:.0f} µs, median p99 {lag['p99_median']:.0f} µs (largest "
+                      f"{lag['p99_max']:.0f} µs), largest single lag {lag['max_max'] / 1e3:.1f} ms (median of the "
+                      f"runs' largest {lag['max_median'] / 1e3:.1f} ms; {lag['runs_with_max_over_20ms']} runs over "
+                      f"20 ms). Every log replayed exactly unless listed below."]
+    if meta.get("flagged"):
+        lines += ["", "Runs left out (emulator timing or integrity): " + "; ".join(meta["flagged"])]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- main
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="one 10 s run per case (to try the bench)")
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--scenarios", default=",".join(SCENARIOS))
+    p.add_argument("--cc", default=",".join(CCS))
+    p.add_argument("--jobs", type=int, default=1, help="kernel runs at once (each in its own namespaces)")
+    p.add_argument("--out", type=Path)
+    p.add_argument("--keep-logs", action="store_true", help="keep the emulator's per-packet logs")
+    p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
+                   help="a net.ipv4.tcp_* setting for the sender's namespace (to test a mechanism, e.g. "
+                        "net.ipv4.tcp_recovery=0); repeatable")
+    p.add_argument("--from-kernel", type=Path, help="reuse a results.json's kernel runs; run only ccsim")
+    p.add_argument("--ccsim-profile", default="auto",
+                   help="'auto' (the `linux` stack profile if ccsim has one, else the closest options), "
+                        "'none' or a profile name")
+    a = p.parse_args(argv)
+    if a.quick:
+        a.runs, a.seconds = 1, 10.0
+    scen = [s for s in a.scenarios.split(",") if s]
+    ccs = [c for c in a.cc.split(",") if c]
+    bad = [s for s in scen if s not in SCENARIOS] + [c for c in ccs if c not in CCS]
+    bad += [kv for kv in a.sysctl if not kv.startswith("net.ipv4.tcp_") or "=" not in kv]
+    if bad or a.runs < 1 or not (5 <= a.seconds <= 600) or not (1 <= a.jobs <= 4):
+        p.error(f"unknown {bad}; allowed scenarios {list(SCENARIOS)}, cc {list(CCS)}, --sysctl "
+                f"net.ipv4.tcp_*=VALUE; runs ≥ 1, seconds in [5, 600], jobs in [1, 4]")
+    out = a.out or ROOT / "out" / "kernel-bench" / dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out.mkdir(parents=True, exist_ok=True)
+
+    if a.from_kernel:
+        old = json.loads(a.from_kernel.read_text())
+        kernel, meta = old["kernel"], old["meta"]
+        a.seconds, a.runs = meta["seconds"], meta["runs"]
+    else:
+        why = netns.can_run()
+        if why:
+            print(f"kernel bench skipped: {why}")
+            return 0
+        atexit.register(netns.teardown_all)
+        signal.signal(signal.SIGTERM, _interrupt)
+        emu = build_emulator()
+        jobs = [(s, c, k) for s in scen for c in ccs for k in range(a.runs)]
+        kernel, done = [], 0
+        lock = threading.Lock()
+        t0 = time.monotonic()
+
+        def one(job, idx):
+            nonlocal done
+            s, c, k = job
+            r = kernel_run(s, c, k, a.seconds, out, emu, f"{os.getpid() % 10000}{idx}", a.keep_logs,
+                           tuple(a.sysctl))
+            with lock:
+                done += 1
+                lag = r["emulator"]["lag_ns"]
+                print(f"[{done}/{len(jobs)} {time.monotonic() - t0:.0f}s] {s}/{c}/{k}: "
+                      f"{r['metrics']['goodput_mbps']:.2f} Mb/s, retx {r['metrics']['retx']:.0f}, "
+                      f"lag p99 {lag['p99'] / 1e3:.0f} µs max {lag['max'] / 1e3:.0f} µs"
+                      + (f"  FLAGGED: {flags(r)}" if flags(r) else ""), flush=True)
+            return r
+
+        ex = cf.ThreadPoolExecutor(a.jobs)
+        try:
+            futs = [ex.submit(one, j, i) for i, j in enumerate(jobs)]
+            for f in futs:
+                kernel.append(f.result())
+        except KeyboardInterrupt:
+            print("interrupted: tearing the namespaces down", file=sys.stderr)
+            ex.shutdown(wait=False, cancel_futures=True)
+            netns.teardown_all()  # kills this bench's processes; the running jobs then fail fast
+            return 130
+        finally:
+            netns.teardown_all()
+        ex.shutdown()
+        meta = {"kernel": platform.release(), "date": dt.datetime.now().isoformat(timespec="seconds"),
+                "command": " ".join(shlex.quote(x) for x in sys.argv), "seconds": a.seconds, "runs": a.runs,
+                "window": window(a.seconds), "rate_bps": RATE_BPS, "one_way_ms": ONE_WAY_MS,
+                "offloads": kernel[0]["offloads"] if kernel else {}, "qdisc": kernel[0]["qdisc"] if kernel else {},
+                "sender_sysctls": a.sysctl}
+    profile = None
+    if a.ccsim_profile == "auto":
+        profile = "linux" if linux_profile_available() else None
+    elif a.ccsim_profile != "none":
+        profile = a.ccsim_profile
+    meta["ccsim_options"] = (f"stack = \"{profile}\"" if profile else
+                             "SACK recovery, init_cwnd 10, MSS 1448 + 52 B headers, delayed ACK 40 ms, "
+                             "rto.min 200 ms")
+    sim = []
+    for r in kernel:
+        if r["cc"] not in CCSIM_CC or r["scenario"] not in scen and not a.from_kernel:
+            continue
+        sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile))
+    meta["flagged"] = [f"{r['scenario']}/{r['cc']}/{r['run']}: {'; '.join(flags(r))}" for r in kernel if flags(r)]
+    meta["emulator_lag_limits_ns"] = [LAG_P99_MAX_NS, LAG_MAX_NS]
+    lags = [r["emulator"]["lag_ns"] for r in kernel]
+    if lags:
+        meta["emulator_lag_over_runs_us"] = {
+            "p50_median": float(np.median([x["p50"] for x in lags])) / 1e3,
+            "p99_median": float(np.median([x["p99"] for x in lags])) / 1e3,
+            "p99_max": max(x["p99"] for x in lags) / 1e3, "max_median": float(np.median([x["max"] for x in lags])) / 1e3,
+            "max_max": max(x["max"] for x in lags) / 1e3,
+            "runs_with_max_over_20ms": sum(x["max"] > 20e6 for x in lags), "runs": len(lags)}
+    summary = summarise(kernel, sim)
+    (out / "results.json").write_text(json.dumps({"meta": meta, "kernel": kernel, "ccsim": sim, "summary": summary},
+                                                 indent=1))
+    md = markdown(summary, meta)
+    (out / "table.md").write_text(md)
+    print(md)
+    print(f"wrote {out / 'results.json'} and {out / 'table.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

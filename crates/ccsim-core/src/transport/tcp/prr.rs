@@ -1,0 +1,123 @@
+//! Proportional Rate Reduction (RFC 6937 §3, the PRR-SSRB bound it recommends).
+//!
+//! During fast recovery the sender may send, on each ACK, `sndcnt` segments:
+//!
+//! ```text
+//! DeliveredData = Δsnd.una + ΔSACKed             (what this ACK reports delivered)
+//! prr_delivered += DeliveredData
+//! pipe > ssthresh:  sndcnt = ⌈prr_delivered · ssthresh / RecoverFS⌉ − prr_out
+//! otherwise:        sndcnt = min(ssthresh − pipe, max(prr_delivered − prr_out, DeliveredData) + 1)
+//! ```
+//!
+//! with RecoverFS = snd.nxt − snd.una at the start of recovery and prr_out what was sent
+//! since, all in segments (the RFC's bytes over the MSS; its "+ MSS" is one segment). The
+//! first part spreads the window reduction over the round trip (one segment per two
+//! delivered when ssthresh is half the flight); the second lets the flight grow back to
+//! ssthresh at most one segment faster than the ACK clock (slow start). Linux's
+//! `tcp_cwnd_reduction` (tcp_input.c:2723–2747 of Linux 6.12) follows the same rule in
+//! packets, with the window at entry (`prior_cwnd`) as RecoverFS and, since RFC 6937bis,
+//! the extra segment only when snd.una advanced without new losses.
+
+/// One recovery episode's PRR counters, in segments (ccsim's sequence unit; RFC 6937's
+/// byte quantities divided by the MSS, as its examples and Linux count).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prr {
+    recover_fs: u64,
+    delivered: u64,
+    out: u64,
+}
+
+impl Prr {
+    /// Start of recovery with `recover_fs` = FlightSize (segments).
+    pub fn start(recover_fs: u64) -> Prr {
+        Prr {
+            recover_fs: recover_fs.max(1),
+            delivered: 0,
+            out: 0,
+        }
+    }
+
+    /// An ACK reporting `delivered` segments, with `pipe` and `ssthresh` in segments after
+    /// it: how many segments may be sent now (RFC 6937 §3, PRR-SSRB).
+    pub fn on_ack(&mut self, delivered: u64, pipe: u64, ssthresh: u64) -> u64 {
+        self.delivered += delivered;
+        let sndcnt = if pipe > ssthresh {
+            // Proportional part: ⌈prr_delivered · ssthresh / RecoverFS⌉ − prr_out.
+            let target = (self.delivered * ssthresh).div_ceil(self.recover_fs);
+            target as i64 - self.out as i64
+        } else {
+            // Slow-start reduction bound: at most one segment more than delivered.
+            let behind = self.delivered as i64 - self.out as i64;
+            let limit = behind.max(delivered as i64) + 1;
+            (ssthresh as i64 - pipe as i64).min(limit)
+        };
+        sndcnt.max(0) as u64
+    }
+
+    /// A segment was sent (new data or a retransmission).
+    pub fn on_send(&mut self) {
+        self.out += 1;
+    }
+
+    /// Segments delivered and sent since recovery began.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.delivered, self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halving_sends_one_segment_for_every_two_delivered() {
+        // 20 segments in flight, one lost, ssthresh = 10 (RFC 6937 §3.1's first example).
+        // The fast retransmit is the first segment out; then each ACK delivers one segment
+        // and pipe stays above ssthresh, so sndcnt = ⌈k·10/20⌉ − prr_out after k ACKs:
+        // k = 1: 1 − 1 = 0; k = 2: 1 − 1 = 0; k = 3: 2 − 1 = 1; k = 4: 2 − 2 = 0; …
+        let mut p = Prr::start(20);
+        p.on_send(); // the fast retransmit
+        let mut sent = Vec::new();
+        let mut pipe = 18; // 20 − 1 lost − 1 SACKed by the triggering ACK
+        for _ in 1..=10 {
+            let n = p.on_ack(1, pipe, 10);
+            for _ in 0..n {
+                p.on_send();
+            }
+            sent.push(n);
+            pipe = pipe - 1 + n;
+        }
+        assert_eq!(sent, vec![0, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
+        assert_eq!(p.counts(), (10, 5), "half as much sent as delivered");
+    }
+
+    #[test]
+    fn below_ssthresh_the_flight_grows_back_one_segment_faster_than_delivered() {
+        // pipe 4 segments, ssthresh 10: PRR-SSRB allows
+        // min(ssthresh − pipe, max(prr_delivered − prr_out, DeliveredData) + 1).
+        let mut p = Prr::start(20);
+        p.on_send();
+        // prr_delivered = 1, prr_out = 1: max(0, 1) + 1 = 2 (below 10 − 4 = 6).
+        assert_eq!(p.on_ack(1, 4, 10), 2);
+        p.on_send();
+        p.on_send();
+        // A cumulative ACK of 5 segments: prr_delivered = 6, prr_out = 3:
+        // max(3, 5) + 1 = 6, but ssthresh − pipe = 10 − 5 = 5.
+        assert_eq!(p.on_ack(5, 5, 10), 5);
+    }
+
+    #[test]
+    fn the_proportional_part_rounds_up_and_never_goes_negative() {
+        // RecoverFS 7, ssthresh 3, fast retransmit sent.
+        let mut p = Prr::start(7);
+        p.on_send();
+        assert_eq!(p.on_ack(1, 6, 3), 0, "⌈3/7⌉ − 1 = 0");
+        assert_eq!(p.on_ack(2, 5, 3), 1, "⌈9/7⌉ − 1 = 1");
+        p.on_send();
+        // ⌈5·3/7⌉ = 3 − 2 = 1; pipe 4 > 3 still.
+        assert_eq!(p.on_ack(2, 4, 3), 1);
+        // No delivery: the count stays where it was, never below zero.
+        p.on_send();
+        assert_eq!(p.on_ack(0, 4, 3), 0);
+    }
+}

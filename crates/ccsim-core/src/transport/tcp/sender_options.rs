@@ -1,0 +1,203 @@
+//! The sender's optional mechanisms, each off by default (docs/tcp.md §10): the handshake,
+//! limited transmit, PRR's sending rule, RTT samples (every ACK or one timed segment) and
+//! what the loss response starts from. A child module of `sender`, so it works on the
+//! sender's state directly.
+
+use super::{Phase, TcpSender};
+use crate::cc::{AnyCc, CcContext, CongestionControl, CongestionKind};
+use crate::packet::{Packet, FLAG_ECHO_RETX};
+use crate::transport::tcp::config::{LossFlight, RecoverySpec};
+use crate::transport::tcp::rto::RtoEstimator;
+use crate::transport::tcp::handshake::{self, Handshake};
+use crate::transport::tcp::rto::Sample;
+use crate::units::{Bytes, Dur, Rate, SimTime};
+
+impl TcpSender {
+    /// Feed one valid RTT sample `r` (the ACK covers everything below `ack`) to the
+    /// estimator and the per-round and per-connection minima.
+    #[inline(always)]
+    pub(super) fn take_sample(&mut self, now: SimTime, r: Dur, ack: u64) {
+        if self.cfg.rto.estimator == RtoEstimator::Rfc6298 {
+            self.rtt.sample(r);
+        } else {
+            self.rtt.sample_tcp(Sample {
+                rtt: r,
+                now,
+                una: ack.max(self.una),
+                nxt: self.sb.end(),
+            });
+        }
+        self.rtt.reset_backoff();
+        self.note_echo_sample(r);
+    }
+
+    /// An RTT sample for the controller and the per-round and per-connection minima (every
+    /// sample the estimator takes, and with one timed segment per RTT every ACK's echo).
+    pub(super) fn note_echo_sample(&mut self, r: Dur) -> Dur {
+        self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
+        let o = &mut self.conn_outcome;
+        o.min_rtt = Some(o.min_rtt.map_or(r, |m| m.min(r)));
+        r
+    }
+
+    /// ns-2 without timestamps: a sample only when a new ACK covers the timed segment
+    /// (`timed_segment.rs`). A NewReno partial ACK ends the timing and the backoff but gives
+    /// no sample (tcp-newreno.cc:84–87).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn sample_timed(&mut self, now: SimTime, ack: u64) -> Option<Dur> {
+        if ack <= self.una {
+            return None;
+        }
+        let sent = self.timed.on_ack(ack)?;
+        if let Phase::Recovery { recover, .. } = self.phase {
+            if self.cfg.recovery == RecoverySpec::NewReno && ack < recover {
+                self.rtt.reset_backoff();
+                return None;
+            }
+        }
+        let r = now.since(sent);
+        self.take_sample(now, r, ack);
+        Some(r)
+    }
+
+    /// A new segment left: time it if none is being timed (`timed_segment.rs`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn time_segment(&mut self, seq: u64, now: SimTime) {
+        self.timed.on_new_segment(seq, now);
+    }
+
+    /// Limited transmit (RFC 3042 §2): while the first DupThresh − 1 duplicate ACKs arrive
+    /// in `Open`, each lets one new segment beyond the window (FlightSize ≤ cwnd + 2·SMSS
+    /// with DupThresh 3). With SACK the pipe governs instead (RFC 6675 §5 step 1).
+    #[inline]
+    pub(super) fn lt_allowance(&self) -> u64 {
+        if self.cfg.limited_transmit
+            && self.phase == Phase::Open
+            && self.dupacks > 0
+            && self.dupacks < self.cfg.dupthresh
+        {
+            self.dupacks as u64
+        } else {
+            0
+        }
+    }
+
+    /// What the loss response starts from (`ssthresh_from`): FlightSize without the
+    /// segments limited transmit sent (RFC 5681 §3.2 step 2, RFC 6675 §5 step 4.2), the
+    /// pipe (ns-3's `BytesInFlight`), or cwnd (Linux `tcp_reno_ssthresh`).
+    pub(super) fn loss_flight(&self, kind: CongestionKind) -> Bytes {
+        let mss = self.mss();
+        let outstanding = self.sb.end() - self.una;
+        Bytes(match self.cfg.ssthresh_from {
+            LossFlight::FlightSize if kind == CongestionKind::FastRetransmit => {
+                (outstanding - self.lt_sent.min(outstanding)) * mss
+            }
+            LossFlight::FlightSize => outstanding * mss,
+            LossFlight::Pipe if self.sack_mode() => self.sb.pipe() * mss,
+            // Without SACK each duplicate ACK is a segment that left the network (ns-3
+            // `TcpTxBuffer::AddRenoSack`, Linux `tcp_add_reno_sack`).
+            LossFlight::Pipe => outstanding.saturating_sub(self.dupacks as u64) * mss,
+            LossFlight::Cwnd => self.cc.cwnd().0,
+        })
+    }
+
+    /// RFC 6937: an ACK in recovery delivered `delivered` segments; how many may go now.
+    pub(super) fn prr_on_ack(&mut self, delivered: u64) {
+        let ssthresh = self.cc.ssthresh().0 / self.mss();
+        self.prr_quota = self.prr.on_ack(delivered, self.sb.pipe(), ssthresh);
+    }
+
+    /// Send what PRR allows: lost segments first, then new data (RFC 6675 NextSeg).
+    #[inline(never)]
+    pub(super) fn send_prr(&mut self, now: SimTime, pacing: Option<Rate>, out: &mut Vec<Packet>) {
+        while self.prr_quota > 0 {
+            if self.paced_out(now, pacing) {
+                break;
+            }
+            if let Some(seq) = self.sb.next_lost() {
+                self.send_segment_paced(now, seq, pacing, out);
+                self.sb.on_retransmit(seq);
+            } else if self.app_has(self.sb.end())
+                && self.sb.end() < self.una + self.max_window_segs()
+            {
+                let seq = self.sb.end();
+                self.send_segment_paced(now, seq, pacing, out);
+                self.nxt = self.sb.end();
+            } else {
+                break;
+            }
+            self.prr_quota -= 1;
+            self.prr.on_send();
+        }
+    }
+
+    /// Send the SYN if one is due, and time it.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn send_syn(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.syn == Handshake::SynDue {
+            out.push(handshake::syn(
+                self.flow,
+                self.dst,
+                self.peer,
+                self.cfg.header,
+                self.conn,
+                self.path,
+                now,
+                self.syn_retx,
+            ));
+            self.syn = Handshake::SynSent;
+            if self.rto_deadline.is_none() {
+                self.rto_deadline = Some(self.rtt.deadline(now));
+            }
+        }
+    }
+
+    /// The SYN timed out: back off and send it again (RFC 6298 §5.5–5.6).
+    pub(super) fn on_syn_timeout(&mut self) {
+        self.rtt.back_off();
+        self.syn = Handshake::SynDue;
+        self.syn_retx = true;
+        self.rto_deadline = None;
+    }
+
+    /// A SYN-ACK: the first for the current connection's SYN establishes it; any other (a
+    /// duplicate, or one for an older connection) is ignored.
+    #[cold]
+    #[inline(never)]
+    pub fn on_syn_ack(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.conn != self.conn || !self.open || self.syn != Handshake::SynSent {
+            return;
+        }
+        let retx = self.syn_retx;
+        self.syn = Handshake::Done;
+        self.rto_deadline = None;
+        let sampled = pkt.flags & FLAG_ECHO_RETX == 0;
+        if sampled {
+            self.take_sample(now, now.since(pkt.ts), 0);
+        }
+        if retx {
+            self.rtt.reset_backoff();
+            if !sampled {
+                self.rtt.after_syn_timeout(); // RFC 6298 §5.7
+            }
+            // RFC 5681 §3.1: after a lost SYN or SYN-ACK the initial window is one segment.
+            let mss = Bytes(self.mss());
+            let ctx = CcContext {
+                mss,
+                init_cwnd: mss,
+                seed: self.cc_seed.wrapping_add(self.conn as u64),
+            };
+            self.cc = match AnyCc::build(&self.cfg.cc, ctx) {
+                Ok(cc) => cc,
+                // `scenario::assemble` builds every flow's controller once.
+                Err(e) => unreachable!("controller checked when the scenario was read: {e}"),
+            };
+        }
+        self.pace_next = now;
+        self.round_start = now;
+        self.try_send(now, out);
+    }
+}

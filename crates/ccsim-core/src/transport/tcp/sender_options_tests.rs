@@ -1,0 +1,349 @@
+//! The sender's optional mechanisms driven ACK by ACK: each expected value is the arithmetic
+//! of the rule cited (RFC 3042, RFC 5681, RFC 6675, RFC 6937, RFC 6298, ns-2's tcp.cc).
+
+use super::TcpSender;
+use crate::apps::SenderApp;
+use crate::cc::CongestionControl;
+use crate::ids::{EndpointId, FlowId, NodeId};
+use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX};
+use crate::rng::SimRng;
+use super::super::config::{LossFlight, RecoverySpec, TcpSpec};
+use super::super::rto::{RtoSpec, RttSamples};
+use crate::apps::{StartSpec, TcpApp};
+use crate::cc::fast::{FastSpec, KIND as FAST};
+use crate::cc::CcSpec;
+use crate::units::{Bytes, Dur, SimTime};
+
+const MSS: u64 = 1000;
+
+fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
+    TcpSpec {
+        cc: CcSpec::default(),
+        recovery,
+        mss: MSS as u32,
+        header: 40,
+        max_window: None,
+        init_cwnd,
+        dupthresh: 3,
+        delayed_ack: None,
+        rto: RtoSpec::rfc6298(
+            Dur::from_secs(1),
+            Dur::from_secs(60),
+            Dur::from_secs(1),
+            Dur::from_millis(1),
+        ),
+        app: TcpApp::Bulk {
+            size: None,
+            start: StartSpec {
+                lo: SimTime::ZERO,
+                hi: SimTime::ZERO,
+            },
+        },
+        select: None,
+        limited_transmit: false,
+        handshake: false,
+        ssthresh_from: LossFlight::FlightSize,
+        sack_option_bytes: false,
+    }
+}
+
+fn ms(t: u64) -> SimTime {
+    SimTime(Dur::from_millis(t).0)
+}
+
+/// A sender opened at time 0, and the segments it sent then.
+fn open(spec: TcpSpec) -> (TcpSender, Vec<Packet>) {
+    let app = SenderApp::new(&spec.app, SimRng::stream(1, "test"));
+    let mut s = TcpSender::new(FlowId(0), NodeId(1), EndpointId(1), spec, app);
+    let mut out = Vec::new();
+    s.on_timer(SimTime::ZERO, &mut out);
+    (s, out)
+}
+
+/// An ACK of everything below `seq`, with SACK blocks, echoing a send time of `echo`.
+fn ack(seq: u64, sacks: &[(u64, u64)], echo: SimTime) -> Packet {
+    let mut p = Packet::new(PacketKind::Ack, FlowId(0), NodeId(0), EndpointId(0), 40);
+    p.seq = seq;
+    p.conn = 1;
+    p.ts = echo;
+    for (i, &(start, end)) in sacks.iter().enumerate() {
+        p.set_sack_block(i, SackBlock { start, end });
+    }
+    p.nsack = sacks.len() as u8;
+    p
+}
+
+/// Feed `a` at `now`; the segment numbers sent in response.
+fn feed(s: &mut TcpSender, now: SimTime, a: &Packet) -> Vec<u64> {
+    let mut out = Vec::new();
+    s.on_ack(now, a, &mut out);
+    out.iter().map(|p| p.seq).collect()
+}
+
+/// The receiver's SYN-ACK echoing a SYN sent at `echo` (`retx`: a retransmitted SYN).
+fn syn_ack(echo: SimTime, retx: bool) -> Packet {
+    let mut p = Packet::new(PacketKind::SynAck, FlowId(0), NodeId(0), EndpointId(0), 40);
+    p.conn = 1;
+    p.ts = echo;
+    if retx {
+        p.flags = FLAG_ECHO_RETX;
+    }
+    p
+}
+
+fn syn_ack_feed(s: &mut TcpSender, now: SimTime, a: &Packet) -> Vec<u64> {
+    let mut out = Vec::new();
+    s.on_syn_ack(now, a, &mut out);
+    out.iter().map(|p| p.seq).collect()
+}
+
+fn seqs(out: &[Packet]) -> Vec<u64> {
+    out.iter().map(|p| p.seq).collect()
+}
+
+#[test]
+fn limited_transmit_sends_one_new_segment_on_each_of_the_first_two_dupacks() {
+    // RFC 3042 §2, without SACK: 10 segments out, segment 0 lost.
+    for lt in [false, true] {
+        let (mut s, out) = open(TcpSpec {
+            limited_transmit: lt,
+            ..spec(RecoverySpec::NewReno, 10)
+        });
+        assert_eq!(seqs(&out), (0..10).collect::<Vec<_>>());
+        let d1 = feed(&mut s, ms(100), &ack(0, &[], ms(0)));
+        let d2 = feed(&mut s, ms(101), &ack(0, &[], ms(0)));
+        if lt {
+            assert_eq!((d1, d2), (vec![10], vec![11]));
+        } else {
+            assert!(d1.is_empty() && d2.is_empty());
+        }
+        assert_eq!(
+            s.cc().cwnd(),
+            Bytes(10 * MSS),
+            "cwnd unchanged (RFC 3042 §2)"
+        );
+        // Third: fast retransmit. FlightSize leaves out the limited-transmit segments
+        // (RFC 5681 §3.2 step 2): ssthresh = 10/2 = 5 segments either way.
+        assert_eq!(feed(&mut s, ms(102), &ack(0, &[], ms(0))), vec![0]);
+        assert_eq!(s.cc().ssthresh(), Bytes(5 * MSS));
+    }
+}
+
+#[test]
+fn limited_transmit_with_sack_is_governed_by_the_pipe() {
+    // RFC 6675 §5 step 1: while DupAcks < DupThresh, send new data while cwnd − pipe ≥ 1.
+    let (mut s, _) = open(TcpSpec {
+        limited_transmit: true,
+        ..spec(RecoverySpec::Sack, 10)
+    });
+    // SACK of 1: pipe = 10 − 1 = 9 → one new segment.
+    assert_eq!(feed(&mut s, ms(100), &ack(0, &[(1, 2)], ms(0))), vec![10]);
+    // A duplicate without new SACK information frees nothing (pipe = 11 − 1 = 10).
+    assert!(feed(&mut s, ms(101), &ack(0, &[(1, 2)], ms(0))).is_empty());
+    // The third duplicate ACK starts recovery: pipe = 11 − 2 SACKed − 1 lost + 1
+    // retransmitted = 9 is above the new cwnd of 5, so only the fast retransmit leaves.
+    assert_eq!(feed(&mut s, ms(102), &ack(0, &[(1, 3)], ms(0))), vec![0]);
+    assert_eq!(
+        s.cc().ssthresh(),
+        Bytes(5 * MSS),
+        "FlightSize 11 − 1 LT = 10"
+    );
+}
+
+#[test]
+fn limited_transmit_turns_a_timeout_into_a_fast_retransmit_with_three_segments() {
+    // Initial window 3, the first segment lost: two duplicate ACKs only, so without
+    // limited transmit the sender waits for the RTO; with it, segments 3 and 4 bring the
+    // third duplicate ACK.
+    let (mut s, _) = open(TcpSpec {
+        limited_transmit: true,
+        ..spec(RecoverySpec::NewReno, 3)
+    });
+    assert_eq!(feed(&mut s, ms(100), &ack(0, &[], ms(0))), vec![3]);
+    assert_eq!(feed(&mut s, ms(101), &ack(0, &[], ms(0))), vec![4]);
+    assert_eq!(feed(&mut s, ms(200), &ack(0, &[], ms(100))), vec![0]);
+    assert_eq!(s.stats.fast_recoveries, 1);
+}
+
+#[test]
+fn ssthresh_from_flight_size_pipe_or_cwnd() {
+    // cwnd 10 segments, receiver window 6: segments 0–5 out, 0 lost, three duplicate ACKs
+    // SACK 1, 1–2, 1–3. At the fast retransmit: FlightSize 6 → ssthresh 3; pipe = 6 − 3
+    // SACKed − 1 lost = 2 → 2 (and the 2·SMSS floor); cwnd 10 → 5 (RFC 5681 eq. 4 on each).
+    for (from, expect) in [
+        (LossFlight::FlightSize, 3),
+        (LossFlight::Pipe, 2),
+        (LossFlight::Cwnd, 5),
+    ] {
+        let (mut s, out) = open(TcpSpec {
+            ssthresh_from: from,
+            max_window: Some(6),
+            ..spec(RecoverySpec::Sack, 10)
+        });
+        assert_eq!(out.len(), 6);
+        for (i, end) in [2, 3, 4].into_iter().enumerate() {
+            feed(&mut s, ms(100 + i as u64), &ack(0, &[(1, end)], ms(0)));
+        }
+        assert_eq!(s.cc().ssthresh(), Bytes(expect * MSS), "{from:?}");
+    }
+    // Without SACK the pipe is FlightSize less the duplicate ACKs: 10 − 3 = 7 → 3.5.
+    let (mut s, _) = open(TcpSpec {
+        ssthresh_from: LossFlight::Pipe,
+        ..spec(RecoverySpec::NewReno, 10)
+    });
+    for i in 0..3 {
+        feed(&mut s, ms(100 + i), &ack(0, &[], ms(0)));
+    }
+    assert_eq!(s.cc().ssthresh(), Bytes(3500));
+}
+
+#[test]
+fn prr_spreads_the_reduction_over_the_round_trip() {
+    // 20 segments out, segment 0 lost; SACKs arrive one segment at a time. Recovery
+    // starts on the third duplicate ACK with RecoverFS = 20 and ssthresh = 10; that ACK
+    // and each later one deliver one segment, and PRR sends ⌈k·10/20⌉ − prr_out
+    // (RFC 6937 §3) with the fast retransmit counted: nothing, nothing, one new segment,
+    // nothing, one, … (RFC 6675 would send nothing until pipe fell below cwnd = 10).
+    let run = |recovery| {
+        let (mut s, _) = open(spec(recovery, 20));
+        let mut sent = Vec::new();
+        for k in 1..=12u64 {
+            sent.push(feed(&mut s, ms(100 + k), &ack(0, &[(1, 1 + k)], ms(0))));
+        }
+        sent
+    };
+    let prr = run(RecoverySpec::Prr);
+    assert!(prr[0].is_empty() && prr[1].is_empty());
+    assert_eq!(prr[2], vec![0], "the fast retransmit");
+    let counts: Vec<usize> = prr[3..].iter().map(Vec::len).collect();
+    // Delivered k = 2..10 in recovery: ⌈2/2⌉−1=0, ⌈3/2⌉−1=1, ⌈4/2⌉−2=0, 1, 0, 1, 0, 1, 0.
+    assert_eq!(counts, vec![0, 1, 0, 1, 0, 1, 0, 1, 0]);
+    assert_eq!(prr[4], vec![20], "new data");
+    let sack = run(RecoverySpec::Sack);
+    assert_eq!(sack[2], vec![0]);
+    // RFC 6675: pipe = 20 − k SACKed − 1 lost + 1 retransmitted stays ≥ 10 until k = 11.
+    assert!(sack[3..10].iter().all(Vec::is_empty), "{sack:?}");
+}
+
+#[test]
+fn prr_ends_recovery_at_ssthresh() {
+    // When the loss is repaired the window is ssthresh (RFC 6937 §3: recovery ends with
+    // cwnd = ssthresh), with no inflation to undo.
+    let (mut s, _) = open(spec(RecoverySpec::Prr, 20));
+    for k in 1..=3u64 {
+        feed(&mut s, ms(100 + k), &ack(0, &[(1, 1 + k)], ms(0)));
+    }
+    assert!(s.in_recovery());
+    assert_eq!(s.cc().ssthresh(), Bytes(10 * MSS));
+    feed(&mut s, ms(200), &ack(20, &[], ms(103)));
+    assert!(!s.in_recovery());
+    // cwnd = ssthresh, then this ACK's congestion-avoidance step: + MSS·20 000/10 000.
+    assert_eq!(s.effective_cwnd(), 12 * MSS);
+}
+
+#[test]
+fn the_timer_restarts_at_fast_retransmit_when_asked() {
+    // A new ACK at 100 ms restarts the timer (RTO 1 s after a 100 ms sample, the RFC 6298
+    // minimum): deadline 1.1 s. The fast retransmit at 220 ms restarts it only with
+    // restart_at_fast_retransmit (ns-2 reset_rtx_timer(1,0)): deadline 1.22 s.
+    for (restart, deadline) in [(false, 1100), (true, 1220)] {
+        let mut sp = spec(RecoverySpec::NewReno, 10);
+        sp.rto.restart_at_fast_retransmit = restart;
+        let (mut s, _) = open(sp);
+        feed(&mut s, ms(100), &ack(1, &[], ms(0)));
+        for t in [200, 210, 220] {
+            feed(&mut s, ms(t), &ack(1, &[], ms(0)));
+        }
+        assert_eq!(s.stats.fast_recoveries, 1);
+        assert_eq!(s.next_wakeup(), ms(deadline), "restart = {restart}");
+    }
+}
+
+#[test]
+fn one_timed_segment_per_round_trip() {
+    let mut sp = spec(RecoverySpec::NewReno, 2);
+    sp.rto.samples = RttSamples::OnePerRtt;
+    let (mut s, _) = open(sp); // segments 0 and 1 at 0; 0 is timed
+                               // ACK of 0 at 100 ms: the sample is 100 ms. Segments 2, 3 leave; 2 is timed at 100 ms.
+    assert_eq!(feed(&mut s, ms(100), &ack(1, &[], ms(0))), vec![2, 3]);
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+    // ACK of 1 at 150 ms: segment 2 is not covered, so no sample (every-ACK sampling would
+    // take 150 ms here).
+    feed(&mut s, ms(150), &ack(2, &[], ms(0)));
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+    // ACK of 2 and 3 at 260 ms: 160 ms for segment 2 → SRTT = 7/8·100 + 1/8·160 = 107.5.
+    feed(&mut s, ms(260), &ack(4, &[], ms(100)));
+    assert_eq!(s.rtt().srtt(), Dur::from_micros(107_500));
+}
+
+#[test]
+fn with_one_timed_segment_the_controller_still_sees_every_echo() {
+    // ns-2's Vegas and FAST time every packet themselves: only the RTO estimator is limited
+    // to the timed segment.
+    let mut sp = spec(RecoverySpec::NewReno, 2);
+    sp.rto.samples = RttSamples::OnePerRtt;
+    sp.cc = CcSpec::new(&FAST, &FastSpec::default());
+    let (mut s, _) = open(sp);
+    feed(&mut s, ms(100), &ack(1, &[], ms(0)));
+    // The ACK of 1 at 150 ms is not the timed segment's: no estimator sample, but FAST's
+    // average moves by a = 1/256 of (150 − 100) ms.
+    feed(&mut s, ms(150), &ack(2, &[], ms(0)));
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+    let crate::cc::AnyCc::Fast(f) = &s.cc else {
+        panic!("not FAST")
+    };
+    let avg = f.avg_rtt().unwrap().secs();
+    assert!((avg - (0.100 + 0.050 / 256.0)).abs() < 1e-9, "{avg}");
+}
+
+#[test]
+fn the_timed_segment_is_cancelled_by_a_fast_retransmit() {
+    let mut sp = spec(RecoverySpec::NewReno, 10);
+    sp.rto.samples = RttSamples::OnePerRtt;
+    let (mut s, _) = open(sp);
+    feed(&mut s, ms(100), &ack(1, &[], ms(0))); // sample 100 ms; segment 10 is timed
+    for t in [200, 201, 202] {
+        feed(&mut s, ms(t), &ack(1, &[], ms(0))); // fast retransmit: timing cancelled
+    }
+    // The ACK covering everything through 10 gives no sample: SRTT stays 100 ms.
+    feed(&mut s, ms(300), &ack(12, &[], ms(100)));
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+}
+
+#[test]
+fn the_handshake_delays_data_by_one_round_trip_and_gives_the_first_sample() {
+    let (mut s, out) = open(TcpSpec {
+        handshake: true,
+        ..spec(RecoverySpec::NewReno, 3)
+    });
+    assert_eq!(out.len(), 1);
+    assert!(out[0].kind == PacketKind::Syn && out[0].size == 40);
+    assert_eq!(s.stats.data_sent, 0);
+    let synack = syn_ack(SimTime::ZERO, false);
+    assert_eq!(syn_ack_feed(&mut s, ms(100), &synack), vec![0, 1, 2]);
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+    // A duplicate SYN-ACK changes nothing.
+    assert!(syn_ack_feed(&mut s, ms(101), &synack).is_empty());
+    assert_eq!(s.stats.fast_recoveries, 0);
+}
+
+#[test]
+fn a_lost_syn_is_resent_and_data_starts_with_one_segment() {
+    let (mut s, _) = open(TcpSpec {
+        handshake: true,
+        ..spec(RecoverySpec::NewReno, 3)
+    });
+    // The SYN is timed with the initial RTO (1 s), then backed off.
+    assert_eq!(s.next_wakeup(), ms(1000));
+    let mut out = Vec::new();
+    s.on_timer(ms(1000), &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].kind, out[0].flags), (PacketKind::Syn, FLAG_RETX));
+    assert_eq!(s.stats.timeouts, 1);
+    assert_eq!(s.next_wakeup(), ms(3000), "RTO doubled: 1 s + 2 s");
+    let synack = syn_ack(ms(1000), true);
+    // RFC 5681 §3.1: one segment; RFC 6298 §5.7: no sample, so the RTO is 3 s.
+    assert_eq!(syn_ack_feed(&mut s, ms(1100), &synack), vec![0]);
+    assert_eq!(s.rtt().rto(), Dur::from_secs(3));
+    assert_eq!(s.next_wakeup(), ms(4100));
+}

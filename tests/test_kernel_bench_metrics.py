@@ -1,0 +1,75 @@
+"""The kernel bench's metric definitions (benches/linux/metrics.py) on hand-made series, and
+its ccsim scenario builder: fast, no root, no network. The bench itself (root, minutes) is
+not part of the suite."""
+
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches" / "linux"))
+import metrics as M  # noqa: E402
+
+
+def series(**kw):
+    t = np.arange(0.0, 10.0, 0.5)
+    base = dict(t=t, cwnd=np.full_like(t, 10.0), ssthresh=np.full_like(t, np.nan), srtt=np.full_like(t, 0.05),
+                acked=t * 1e6 / 8)  # exactly 1 Mb/s
+    base.update(kw)
+    return M.Series(**base)
+
+
+def test_goodput_is_bytes_acked_over_the_window():
+    s = series()
+    assert M.window_goodput_bps(s, 2.0, 9.5) == pytest.approx(1e6)
+    assert math.isnan(M.window_goodput_bps(s, 9.6, 9.7))
+
+
+def test_slow_start_peak_is_the_largest_window_up_to_the_first_finite_ssthresh():
+    cw = np.array([10, 20, 40, 80, 70, 40, 41, 42] + [50] * 12, dtype=float)
+    ss = np.full(20, np.nan)
+    ss[4:] = 40.0
+    assert M.slow_start(series(cwnd=cw, ssthresh=ss)) == (80.0, 40.0)
+    assert all(math.isnan(x) for x in M.slow_start(series()))
+
+
+def test_sawtooth_period_is_the_median_gap_between_reductions_in_the_window():
+    s = series(reductions=[0.5, 2.0, 4.0, 6.5, 8.0])
+    assert M.sawtooth_period(s, 1.0, 10.0) == pytest.approx(2.0)  # gaps 2.0, 2.5, 1.5
+    assert math.isnan(M.sawtooth_period(s, 5.0, 10.0))  # two events only
+
+
+def test_events_within_one_rtt_count_once():
+    assert M.merge_events([1.0, 1.02, 1.05, 1.07, 2.0]) == [1.0, 1.07, 2.0]
+
+
+def test_queue_time_average_clips_intervals_to_the_window():
+    iv = np.array([[0.0, 2.0], [1.0, 3.0], [5.0, 6.0]])
+    # over [1, 5]: [1,2] + [1,3] = 1 + 2 packet-seconds in 4 s
+    assert M.queue_time_average(iv, 1.0, 5.0) == pytest.approx(0.75)
+
+
+def test_scenario_metrics_sum_flows_and_give_the_first_flows_share():
+    a = series()
+    b = series(acked=a.acked * 3)
+    m = M.scenario_metrics([a, b], 5.0, 1.0, 9.5)
+    assert m["goodput_mbps"] == pytest.approx(4.0)
+    assert m["share0"] == pytest.approx(0.25)
+    assert m["srtt_ms"] == pytest.approx(50.0)
+
+
+@pytest.mark.needs_core
+def test_the_bench_builds_valid_ccsim_scenarios_for_every_case():
+    import ccsim
+    import kernel_bench as kb
+
+    for name in kb.SCENARIOS:
+        for cc in kb.CCSIM_CC:
+            ccsim.Scenario(kb.ccsim_doc(name, cc, 5.0, 1, [0.0, 0.04], profile=None)).validate()
+    doc = kb.ccsim_doc("rtt40-80", "reno", 5.0, 1, [0.0, 0.04], profile=None)
+    assert doc["link"][0]["loss"] == 0.0 and "loss" not in doc["link"][1]  # data direction only
+    assert [fl["app"]["start"] for fl in doc["flow"]] == ["0.0ms", "40.0ms"]
+    delays = {tuple(l.get("between", ())): l["delay"] for l in doc["link"]}
+    assert delays[("s0", "r1")] == "0.0ms" and delays[("s1", "r1")] == "20.0ms"
