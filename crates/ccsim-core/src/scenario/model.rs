@@ -18,10 +18,8 @@ use crate::transport::sctp::SctpSpec;
 use crate::transport::tcp::TcpSpec;
 use crate::units::Dur;
 
-/// `Scenario::threads` "auto": two threads when the network splits with a long enough
-/// lookahead and a core is free (`Simulation::new`), else one. (Set on a typed scenario;
-/// `[simulation] threads = "auto"` in a document still awaits its declaration in
-/// `sim_config.rs`, which needs an integer-or-name parameter type.)
+/// `Scenario::threads` for `[simulation] threads = "auto"`: two threads when the network
+/// splits with a long enough lookahead and a core is free (`Simulation::new`), else one.
 pub const THREADS_AUTO: u32 = 0;
 
 /// A whole scenario, ready to build.
