@@ -117,6 +117,18 @@ def test_two_threads_give_the_same_results_as_one():
 
 
 @pytest.mark.needs_core
+def test_threads_auto_says_what_it_chose_and_gives_the_same_results():
+    sc = ccsim.dumbbell(n_flows=4, duration="2s", trace_interval="50ms", queue_packets=40)
+    one = ccsim.run(sc, progress=False)
+    auto = ccsim.run(sc.copy().set("simulation.threads", "auto"), progress=False)
+    said = [w for w in auto.summary["warnings"] if w.startswith('threads = "auto": ')]
+    assert len(said) == 1, auto.summary["warnings"]
+    assert said[0].startswith(('threads = "auto": one thread (', 'threads = "auto": two threads ('))
+    for table in ["flows", "links", "flow_series", "link_series"]:
+        assert getattr(one, table).equals(getattr(auto, table)), table
+
+
+@pytest.mark.needs_core
 def test_threads_on_a_network_that_does_not_split_warns_and_runs():
     sc = ccsim.dumbbell(n_flows=2, duration="1s", link_model="per_hop")
     r = ccsim.run(sc, progress=False, threads=2)

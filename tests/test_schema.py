@@ -88,6 +88,7 @@ MALFORMED = {
     "seed as a string": ('duration = "1s"', 'duration = "1s"\nseed = "one"'),
     "unknown [simulation] key": ('duration = "1s"', 'duration = "1s"\nsed = 3'),
     "threads 3": ('duration = "1s"', 'duration = "1s"\nthreads = 3'),
+    "threads word": ('duration = "1s"', 'duration = "1s"\nthreads = "many"'),
     "unknown routing metric": ('duration = "1s"', 'duration = "1s"\nrouting = "shortest"'),
     "unknown link key": ('delay = "1ms"', 'delay = "1ms"\nbandwith = "1Mbps"'),
     "rate with a space": ('rate = "1Mbps"', 'rate = "10 Mbps"'),

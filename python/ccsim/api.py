@@ -34,7 +34,7 @@ def run(
     scenario: Scenario | Mapping[str, Any] | str | os.PathLike[str],
     *,
     progress: bool | None | Callable[[float, float, float], object] = None,
-    threads: int | None = None,
+    threads: int | str | None = None,
 ) -> Result:
     """Run a scenario to its end and return its ``Result``.
 
@@ -42,8 +42,9 @@ def run(
     ``progress``: ``None`` (default) shows a one-line indicator on stderr once the run has
     taken 2 s, if stderr is a terminal; ``True`` always shows it; ``False`` never; a callable
     is called as ``progress(sim_s, end_s, wall_s)`` after each of the 100 slices.
-    ``threads``: 1 or 2, overriding the scenario's ``[simulation] threads`` (same results;
-    with 2 the network is split across its longest links, see docs/performance.md).
+    ``threads``: 1, 2 or ``"auto"``, overriding the scenario's ``[simulation] threads`` (same
+    results; with 2 the network is split across its longest links, see docs/performance.md;
+    ``"auto"`` chooses two when that pays now and says what it chose in the warnings).
 
     The core runs without the GIL, so other Python threads keep running. Raises
     ``ScenarioError`` for an invalid scenario and ``SimError`` if the core fails.

@@ -32,6 +32,11 @@ class _BadInput(Exception):
 # ---------------------------------------------------------------------------- formatting
 
 
+
+def _threads(text: str) -> int | str:
+    """``--threads``: 1, 2 or auto (argparse's choices then say what is allowed)."""
+    return text if text == "auto" else int(text) if text.isdigit() else text
+
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]) -> str:
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
 
@@ -353,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a packet capture (pcap) of LINK: a [[link]] entry's name (both directions) or 'a->b' "
                         f"(repeatable; into --out, else ./{DEFAULT_PLOT_DIR}); adds to the scenario's [trace] pcap")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
-    r.add_argument("--threads", type=int, choices=[1, 2], help="run on 1 or 2 threads (same results; default: the scenario's, else 1)")
+    r.add_argument("--threads", type=_threads, choices=[1, 2, "auto"], help="run on 1 or 2 threads, or auto (same results; default: the scenario's, else 1)")
     r.set_defaults(func=_cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario file and print OK or every problem")

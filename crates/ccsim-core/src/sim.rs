@@ -46,6 +46,10 @@ mod sim_results;
 #[path = "sim_inline.rs"]
 mod sim_inline;
 
+#[path = "sim_barrier.rs"]
+mod sim_barrier;
+pub use sim_barrier::ShareCounts;
+
 #[path = "sim_parallel.rs"]
 mod sim_parallel;
 
@@ -131,6 +135,21 @@ pub struct Simulation {
     measure: Option<crate::measure::MeasureRun>,
 }
 
+/// Cores not running anything now: the machine's cores less the tasks that are runnable
+/// (`procs_running` of /proc/stat, Linux), counting this thread as not running. `None`
+/// where that cannot be read.
+fn free_cores() -> Option<usize> {
+    let cores = std::thread::available_parallelism().ok()?.get();
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let running: usize = stat
+        .lines()
+        .find_map(|l| l.strip_prefix("procs_running"))?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(cores.saturating_sub(running.saturating_sub(1)))
+}
+
 fn invalid(path: String, message: String) -> Problem {
     Problem { path, message }
 }
@@ -138,29 +157,39 @@ fn invalid(path: String, message: String) -> Problem {
 impl Simulation {
     /// Build every node, link, route and endpoint of `scenario`. With `threads = 2` and a
     /// network that splits (see `sim_parallel`), two simulations, one per part; otherwise
-    /// one, with a warning saying why it did not split.
+    /// one, with a warning saying why it did not split. With `threads = "auto"` (0), two
+    /// when the network splits with a lookahead of at least `AUTO_MIN_LOOKAHEAD` and
+    /// another core is free now, with a warning saying what it chose and why.
     pub fn new(scenario: Scenario) -> Result<Simulation, ScenarioError> {
-        if scenario.threads < 2 {
+        let auto = scenario.threads == crate::scenario::THREADS_AUTO;
+        if scenario.threads == 1 {
             return Simulation::build(scenario, None);
         }
+        let one = |scenario: Scenario, why: String| {
+            let mut sim = Simulation::build(scenario, None)?;
+            sim.warnings.push(if auto {
+                format!("threads = \"auto\": one thread ({why})")
+            } else {
+                format!("threads = 2: {why}; running on one thread")
+            });
+            Ok(sim)
+        };
         if scenario.measure.is_some() {
             // The window's accounts read every endpoint and link at one instant, which the
             // split run does not offer yet; results are the same on one thread.
-            let mut sim = Simulation::build(scenario, None)?;
-            sim.warnings.push(
-                "threads = 2: a [measure] window is measured on one thread; running on one thread"
-                    .into(),
-            );
-            return Ok(sim);
+            return one(scenario, "a [measure] window is measured on one thread".into());
         }
         match sim_parallel::split(&scenario) {
-            Ok(split) => sim_parallel::build_pair(scenario, split),
-            Err(why) => {
-                let mut sim = Simulation::build(scenario, None)?;
-                sim.warnings
-                    .push(format!("threads = 2: {why}; running on one thread"));
-                Ok(sim)
-            }
+            Err(why) => one(scenario, why),
+            Ok(split) if !auto => sim_parallel::build_pair(scenario, split),
+            Ok(split) => match sim_parallel::auto_threads(split.lookahead(), free_cores()) {
+                Err(why) => one(scenario, why),
+                Ok(why) => {
+                    let mut sim = sim_parallel::build_pair(scenario, split)?;
+                    sim.warnings.push(format!("threads = \"auto\": two threads ({why})"));
+                    Ok(sim)
+                }
+            },
         }
     }
 
@@ -197,7 +226,7 @@ impl Simulation {
             });
         }
         let seed = scenario.seed;
-        let fwd = ForwardingTable::shortest_paths(n, &scenario.links, scenario.routing);
+        let fwd = ForwardingTable::for_flows(&scenario);
         let flow_paths = flow_paths(&scenario);
         let mut pinned =
             PinnedPaths::new(&scenario.links, &flow_paths).map_err(|m| ScenarioError {

@@ -2,7 +2,7 @@
 
 use crate::net::link_config::LinkModel;
 use crate::net::routing::RoutingMetric;
-use crate::params::{Dflt, Param, Ty};
+use crate::params::{Alt, Dflt, Param, Ty};
 use crate::units::Dur;
 use serde::Deserialize;
 
@@ -14,7 +14,7 @@ pub struct SimConfig {
     pub seed: u64,
     pub routing: RoutingMetric,
     pub link_model: LinkModel,
-    pub threads: u32,
+    pub threads: Option<u32>,
     pub memory_limit: Option<u64>,
 }
 
@@ -37,6 +37,7 @@ pub const PARAMS: &[Param] = &[
         .doc("how links are simulated, with identical results: fast computes departure and arrival times at enqueue; per_hop is the reference with an event per transmission end and per arrival")
         .source("fast (per_hop exists to check it)"),
     Param::int("threads", 1, 1, 2)
+        .alt(Alt::Word("auto", "two threads when the network splits with a lookahead of at least 1 ms and another core is free when the run is built, else one; a warning says which and why"))
         .doc("threads to run on, with identical results; 2 splits the network across its longest-delay links (docs/architecture.md, \"Two threads\")")
         .source("1: sweeps already use every core"),
     Param::new("memory_limit", Ty::Size { min: 1 << 20, max: u64::MAX }, Dflt::None("half of the machine's memory, or CCSIM_MEMORY_LIMIT"))

@@ -32,9 +32,10 @@
 //! a quarter of the flow endpoints each, and MPTCP senders on both sides (the backoff log
 //! is ordered across senders only on one thread).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+use super::sim_barrier::{run_two, Padded, ShareCounts};
 use super::{sim_merge, Simulation};
 use crate::ids::{EndpointId, LinkId, NodeId};
 use crate::packet::Packet;
@@ -45,6 +46,27 @@ use crate::units::{Dur, SimTime};
 /// Shortest lookahead worth a split: windows shorter than this would spend more time
 /// waiting for each other than simulating (a 20 km fibre is 100 µs).
 pub const MIN_LOOKAHEAD: Dur = Dur(100_000);
+
+/// Shortest lookahead at which `threads = "auto"` splits: shorter windows leave too
+/// little work between two synchronisations to gain from a second core (our choice; the
+/// benchmark dumbbells' windows are 10–15 ms).
+pub const AUTO_MIN_LOOKAHEAD: Dur = Dur(1_000_000);
+
+/// `threads = "auto"`: whether to run a network that splits with `lookahead` on two
+/// threads, with `free` cores free now (`None`: unknown). Ok (two threads) or Err (one),
+/// with the reason.
+pub(super) fn auto_threads(lookahead: Dur, free: Option<usize>) -> Result<String, String> {
+    if lookahead < AUTO_MIN_LOOKAHEAD {
+        return Err(format!(
+            "the split's lookahead {lookahead} is under {AUTO_MIN_LOOKAHEAD}"
+        ));
+    }
+    match free {
+        Some(n) if n >= 2 => Ok(format!("{n} cores free, lookahead {lookahead}")),
+        Some(n) => Err(format!("{n} core(s) free: another would be shared")),
+        None => Err("the free cores cannot be counted here".into()),
+    }
+}
 
 /// A packet accepted by a link into the other part: (link, arrival time, packet).
 type Crossing = (LinkId, SimTime, Packet);
@@ -62,13 +84,23 @@ pub(super) struct Part {
     id: u8,
     owner: Vec<u8>,
     lookahead: Dur,
-    /// Packets handed over to the other part in the current window. This buffer never
-    /// leaves its thread (see `Exchange`).
+    /// Packets handed over to the other part in the current window. This buffer stays
+    /// with its part (see `Exchange`), whose windows one thread runs unless the other
+    /// takes them over (`sim_barrier`).
     out: Vec<Crossing>,
     /// Every event before this time has been processed.
     next: SimTime,
     /// Per link, the part that runs it (`assign_links`).
     runner: Vec<u8>,
+    /// (Part 0, after running.) How the two threads shared the windows.
+    share: ShareCounts,
+}
+
+impl Split {
+    /// The shortest delay between the parts.
+    pub(super) fn lookahead(&self) -> Dur {
+        self.lookahead
+    }
 }
 
 impl Part {
@@ -304,6 +336,7 @@ pub(super) fn build_pair(sc: Scenario, split: Split) -> Result<Simulation, Scena
         out: Vec::new(),
         next: SimTime::ZERO,
         runner: Vec::new(),
+        share: ShareCounts::default(),
     };
     let peer = Simulation::build(sc.clone(), Some(part(1)))?;
     let mut sim = Simulation::build(sc, Some(part(0)))?;
@@ -311,26 +344,18 @@ pub(super) fn build_pair(sc: Scenario, split: Split) -> Result<Simulation, Scena
     Ok(sim)
 }
 
-/// A value alone on its cache lines (two, against adjacent-line prefetching), so that one
-/// thread polling it does not slow the other thread's writes to its neighbours.
-#[derive(Default)]
-#[repr(align(128))]
-struct Padded<T>(T);
-
 /// What the two threads share: mailboxes (by destination part and window parity, so a
-/// part posting window k + 1 never mixes with window k still being taken) and a barrier.
+/// part posting window k + 1 never mixes with window k still being taken) and the stop flag.
 ///
 /// A part collects its crossings in its own buffer and posts them with one bulk copy into
-/// the mailbox, which the other part then reads in place. Buffers never change threads:
-/// writing crossings one by one into memory the other core had just read stalled on every
+/// the mailbox, which the other part then reads in place. Buffers stay with their part
+/// (and so with its thread, unless the other thread takes its windows over): writing
+/// crossings one by one into memory the other core had just read stalled on every
 /// cache line's ownership transfer (the windows' event phases ran twice as slowly as on
 /// one thread), while a bulk copy overlaps the transfers (see `docs/performance.md`).
 #[derive(Default)]
 struct Exchange {
     mail: [[Padded<Mutex<Vec<Crossing>>>; 2]; 2],
-    arrived: Padded<AtomicUsize>,
-    generation: Padded<AtomicUsize>,
-    aborted: Padded<AtomicBool>,
     /// A part reached its memory limit: both stop after this window.
     stop: Padded<AtomicBool>,
 }
@@ -341,44 +366,6 @@ impl Exchange {
             .0
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Wait for the other thread. Windows are microseconds of work, so it spins (a futex
-    /// wake-up costs about as much as a window); it yields after a while in case the
-    /// other thread is descheduled, and gives up if the other thread failed.
-    fn wait(&self) {
-        let g = self.generation.0.load(Ordering::Acquire);
-        if self.arrived.0.fetch_add(1, Ordering::AcqRel) == 1 {
-            self.arrived.0.store(0, Ordering::Relaxed);
-            self.generation
-                .0
-                .store(g.wrapping_add(1), Ordering::Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.generation.0.load(Ordering::Acquire) == g {
-            assert!(
-                !self.aborted.0.load(Ordering::Relaxed),
-                "the other thread of a two-thread run failed"
-            );
-            if spins < 50_000 {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
-}
-
-/// Tells the other thread to stop waiting if this one panics.
-struct AbortOnPanic<'a>(&'a AtomicBool);
-
-impl Drop for AbortOnPanic<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.store(true, Ordering::Relaxed);
-        }
     }
 }
 
@@ -430,53 +417,42 @@ impl Simulation {
         }
     }
 
-    /// Run both parts to `t`, window by window, this part on the calling thread.
+    /// Run both parts to `t`, window by window, on this thread and one more
+    /// (`sim_barrier::run_two`: a thread runs the other part's windows when that part's
+    /// thread is descheduled).
     pub(super) fn run_parallel(&mut self, t: SimTime) {
         let mut peer = self.peer.take().expect("a split simulation has its peer");
         let ex = Exchange::default();
-        std::thread::scope(|s| {
-            s.spawn(|| {
-                let _guard = AbortOnPanic(&ex.aborted.0);
-                peer.run_windows(t, &ex);
-            });
-            let _guard = AbortOnPanic(&ex.aborted.0);
-            self.run_windows(t, &ex);
-        });
+        let task = |sim: &mut Simulation, _part: usize, k: usize| sim.run_window(k, t, &ex);
+        let counts = run_two(self, &mut *peer, &task);
+        if let Some(p) = &mut self.part {
+            p.share.taken_over += counts.taken_over;
+            p.share.parked += counts.parked;
+        }
         self.peer = Some(peer);
     }
 
-    /// This part's side of `run_parallel`. Both parts go through the same windows: each
-    /// starts where the last ended and lasts at most the lookahead, so nothing handed over
-    /// in it can arrive before it ends.
-    fn run_windows(&mut self, target: SimTime, ex: &Exchange) {
+    /// (Split runs, before `finish`.) How the two threads shared the windows so far: how
+    /// many one ran for the other part and how often a thread slept. Varies from run to
+    /// run (it depends on the machine's load), unlike the results.
+    pub fn thread_share(&self) -> Option<ShareCounts> {
+        self.part.as_ref().map(|p| p.share)
+    }
+
+    /// (Split runs.) This part's window `k`: take over what the other part handed over in
+    /// window k − 1, then run window k, which starts where the last ended and lasts at
+    /// most the lookahead (so nothing handed over in it can arrive before it ends), and
+    /// post what crosses. Both parts go through the same windows. Whether the part goes
+    /// on (false: it reached `target`, or a part stopped).
+    fn run_window(&mut self, k: usize, target: SimTime, ex: &Exchange) -> bool {
         let (me, lookahead) = match &self.part {
             Some(p) => (p.id as usize, p.lookahead),
             None => unreachable!("only split simulations run windows"),
         };
-        let mut window = 0;
-        loop {
-            let next = self.part.as_ref().map_or(SimTime::NEVER, |p| p.next);
-            if next > target {
-                break;
-            }
-            let last = SimTime(next.0.saturating_add(lookahead.0 - 1)).min(target);
-            self.run_events(last, target);
-            if self.failure.is_some() {
-                ex.stop.0.store(true, Ordering::Relaxed);
-            }
-            self.now = self.now.max(last);
-            let p = self.part.as_mut().expect("split");
-            p.next = SimTime(last.0 + 1);
-            {
-                let mut mail = ex.mailbox(1 - me, window);
-                debug_assert!(mail.is_empty(), "a mailbox was not emptied");
-                mail.extend_from_slice(&p.out);
-            }
-            p.out.clear();
-            ex.wait();
+        if k > 0 {
             let now = self.now;
-            // The other part writes this mailbox again only after the next barrier.
-            let mut mail = ex.mailbox(me, window);
+            // The other part writes this mailbox again only after this window.
+            let mut mail = ex.mailbox(me, k - 1);
             for (l, arrive, pkt) in mail.iter() {
                 if let Some(n) = self.onward(now, *l, *arrive, pkt) {
                     self.send_on(now, *arrive, n, pkt);
@@ -484,13 +460,30 @@ impl Simulation {
             }
             mail.clear();
             drop(mail);
-            window += 1;
-            // set before the barrier by the part that stopped, so both see it here
+            // set in window k − 1 by the part that stopped, so both see it here
             if ex.stop.0.load(Ordering::Relaxed) {
-                return;
+                return false;
             }
         }
-        self.now = self.now.max(target);
+        let next = self.part.as_ref().map_or(SimTime::NEVER, |p| p.next);
+        if next > target {
+            self.now = self.now.max(target);
+            return false;
+        }
+        let last = SimTime(next.0.saturating_add(lookahead.0 - 1)).min(target);
+        self.run_events(last, target);
+        if self.failure.is_some() {
+            ex.stop.0.store(true, Ordering::Relaxed);
+        }
+        self.now = self.now.max(last);
+        let p = self.part.as_mut().expect("split");
+        p.next = SimTime(last.0 + 1);
+        let mut mail = ex.mailbox(1 - me, k);
+        debug_assert!(mail.is_empty(), "a mailbox was not emptied");
+        mail.extend_from_slice(&p.out);
+        drop(mail);
+        p.out.clear();
+        true
     }
 
     /// (Split runs, at the end.) Take over the peer's links, endpoints, counters and

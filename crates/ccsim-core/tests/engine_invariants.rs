@@ -496,6 +496,32 @@ fn two_threads_give_the_same_results_as_one() {
 }
 
 #[test]
+fn threads_auto_says_what_it_chose_and_changes_nothing_else() {
+    // Whatever the machine's load makes it choose, the results are those of one thread
+    // but for one warning naming the choice.
+    for (name, sc) in scenarios() {
+        let mut auto = sc.clone();
+        auto.threads = ccsim_core::scenario::THREADS_AUTO;
+        let mut b = Simulation::new(auto).unwrap().finish();
+        let said: Vec<String> = b
+            .warnings
+            .iter()
+            .filter(|w| w.starts_with("threads = \"auto\": "))
+            .cloned()
+            .collect();
+        assert_eq!(said.len(), 1, "{name}: {:?}", b.warnings);
+        b.warnings
+            .retain(|w| !w.starts_with("threads = \"auto\": "));
+        assert_eq!(
+            results_fingerprint(&run(&sc)),
+            results_fingerprint(&b),
+            "{name} ({})",
+            said[0]
+        );
+    }
+}
+
+#[test]
 fn adding_a_flow_does_not_change_another_links_losses() {
     // Two disjoint lossy paths; a new flow on path B must leave path A's loss draws alone.
     let build = |extra: bool| {

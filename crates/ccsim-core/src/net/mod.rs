@@ -1,5 +1,5 @@
-//! The network: links (queue + pipe), queue disciplines, static routing (one shortest path per destination, or
-//! ECMP's per flow) and pinned paths.
+//! The network: links (queue + pipe), queue disciplines, static routing (one shortest path per
+//! destination, or ECMP's per flow), pinned paths and reachability.
 
 pub mod codel;
 pub mod droptail;
@@ -11,6 +11,7 @@ pub mod link_config;
 pub mod pie;
 pub mod pinned;
 pub mod queue;
+pub mod reach;
 pub mod red;
 pub mod ring;
 pub mod routing;

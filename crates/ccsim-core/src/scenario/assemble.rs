@@ -100,7 +100,7 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         seed: sim.seed,
         routing: sim.routing,
         link_model: sim.link_model,
-        threads: sim.threads,
+        threads: sim.threads.unwrap_or(super::THREADS_AUTO),
         memory_limit: sim.memory_limit,
         trace,
         measure,

@@ -6,6 +6,7 @@ use super::constraints;
 use super::document::FlowDoc;
 use super::model::{FlowSpec, TransportSpec};
 use crate::cc::{AnyCc, CcContext};
+use crate::net::reach::Reachability;
 use crate::params::text::{index, join, list, shorten};
 use crate::params::{Cx, Origin, Resolved};
 use crate::transport::arc_config::ArcSpec;
@@ -35,42 +36,20 @@ pub(crate) struct Flows {
 
 pub(crate) fn flows(cx: &mut Cx, entries: &mut [FlowDoc], net: &Net) -> Flows {
     let mut out = Flows::default();
-    let adj = adjacency(net);
+    // One reachability structure for every flow (net/reach.rs), not a search per flow.
+    let edges: Vec<(usize, usize)> = net.links.iter().map(|l| (l.from, l.to)).collect();
+    let mut reach = Reachability::new(net.nodes.len(), &edges);
     let mut names: HashMap<String, usize> = HashMap::new();
     for e in entries {
-        flow(cx, net, &adj, e, &mut names, &mut out);
+        flow(cx, net, &mut reach, e, &mut names, &mut out);
     }
     out
-}
-
-fn adjacency(net: &Net) -> Vec<Vec<usize>> {
-    let mut adj = vec![Vec::new(); net.nodes.len()];
-    for l in &net.links {
-        adj[l.from].push(l.to);
-    }
-    adj
-}
-
-fn reachable(adj: &[Vec<usize>], from: usize, to: usize) -> bool {
-    let mut seen = vec![false; adj.len()];
-    let mut stack = vec![from];
-    while let Some(n) = stack.pop() {
-        if n == to {
-            return true;
-        }
-        if seen[n] {
-            continue;
-        }
-        seen[n] = true;
-        stack.extend(adj[n].iter().copied().filter(|&m| !seen[m]));
-    }
-    false
 }
 
 fn flow(
     cx: &mut Cx,
     net: &Net,
-    adj: &[Vec<usize>],
+    reach: &mut Reachability,
     e: &mut FlowDoc,
     names: &mut HashMap<String, usize>,
     out: &mut Flows,
@@ -103,7 +82,7 @@ fn flow(
                     shorten(&net.nodes[a])
                 ),
             );
-        } else if !reachable(adj, a, b) {
+        } else if !reach.reaches(a, b) {
             cx.err(
                 &path,
                 format!(
@@ -112,7 +91,7 @@ fn flow(
                     shorten(&net.nodes[a])
                 ),
             );
-        } else if replies && !reachable(adj, b, a) {
+        } else if replies && !reach.reaches(b, a) {
             cx.err(
                 &path,
                 format!(

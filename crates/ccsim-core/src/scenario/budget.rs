@@ -9,6 +9,7 @@
 
 use crate::scenario::{Problem, QueueLimit, QueueSpec, Scenario, TransportSpec};
 use crate::units::Dur;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Bytes one queued packet costs in memory: its 32-byte accounting slot and its 72-byte
@@ -161,23 +162,33 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
         .map(|f| data_size(&f.transport))
         .min()
         .unwrap_or(576);
-    for (li, l) in sc.links.iter().enumerate() {
-        let mut inflow = 0.0f64;
-        for (lj, other) in sc.links.iter().enumerate() {
-            if lj != li && other.to == l.from && other.from != l.to {
-                inflow += other.rate.as_f64();
-            }
+    // Per node, in one pass each (a search per link was quadratic: 70 % of a 10 000-link
+    // chain's validation): the rate of the links into it, of the links between each pair
+    // of nodes, and what the flows starting there send. Sums of whole bits per second,
+    // exact (as the sums of floats before were, below 2^53 b/s).
+    let n = sc.nodes.len();
+    let mut into = vec![0u128; n];
+    let mut between: HashMap<(usize, usize), u128> = HashMap::new();
+    for l in &sc.links {
+        into[l.to] += u128::from(l.rate.0);
+        *between.entry((l.from, l.to)).or_default() += u128::from(l.rate.0);
+    }
+    let mut cbr = vec![0u128; n];
+    let mut smallest_at = vec![u64::MAX; n];
+    let mut window_sender_at = vec![false; n];
+    for f in &sc.flows {
+        smallest_at[f.from] = smallest_at[f.from].min(data_size(&f.transport));
+        match &f.transport {
+            TransportSpec::Udp(c) => cbr[f.from] += u128::from(c.rate.0),
+            _ => window_sender_at[f.from] = true,
         }
-        let mut smallest = u64::MAX;
-        let mut window_sender = false;
-        for f in sc.flows.iter().filter(|f| f.from == l.from) {
-            smallest = smallest.min(data_size(&f.transport));
-            match &f.transport {
-                TransportSpec::Udp(c) => inflow += c.rate.as_f64(),
-                _ => window_sender = true,
-            }
-        }
-        if window_sender {
+    }
+    for l in &sc.links {
+        // what enters l's sending node, but not from l's far end
+        let back = between.get(&(l.to, l.from)).copied().unwrap_or(0);
+        let mut inflow = (into[l.from] - back + cbr[l.from]) as f64;
+        let mut smallest = smallest_at[l.from];
+        if window_sender_at[l.from] {
             inflow += 2.0 * l.rate.as_f64();
         }
         if smallest == u64::MAX {

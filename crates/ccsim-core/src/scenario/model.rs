@@ -18,6 +18,10 @@ use crate::transport::sctp::SctpSpec;
 use crate::transport::tcp::TcpSpec;
 use crate::units::Dur;
 
+/// `Scenario::threads` for `[simulation] threads = "auto"`: two threads when the network
+/// splits with a long enough lookahead and a core is free (`Simulation::new`), else one.
+pub const THREADS_AUTO: u32 = 0;
+
 /// A whole scenario, ready to build.
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -29,8 +33,9 @@ pub struct Scenario {
     pub routing: RoutingMetric,
     /// How links are simulated (identical results; `PerHop` exists to check `Fast`).
     pub link_model: LinkModel,
-    /// Threads to run on (1 or 2; identical results). With 2 the network is split in two
-    /// across its longest-delay links and each part runs on its own core (`sim_parallel`).
+    /// Threads to run on (1 or 2; identical results), or `THREADS_AUTO` (0). With 2 the
+    /// network is split in two across its longest-delay links and each part runs on its
+    /// own core (`sim_parallel`); with auto, 2 when that pays now (`Simulation::new`).
     pub threads: u32,
     /// `[simulation] memory_limit` in bytes: the estimate at validation and the run-time
     /// guard hold a run under it (`None`: `budget::default_memory_limit`).

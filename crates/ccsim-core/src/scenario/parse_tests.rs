@@ -760,13 +760,14 @@ fn toml_syntax_errors_give_line_and_column() {
 }
 
 #[test]
-fn threads_must_be_one_or_two() {
+fn threads_must_be_one_two_or_auto() {
     for (v, ok) in [
         ("1", true),
         ("2", true),
         ("0", false),
         ("3", false),
         ("\"2\"", false),
+        ("\"Auto\"", false),
     ] {
         let doc = MINIMAL.replace("[simulation]", &format!("[simulation]\nthreads = {v}"));
         match from_toml_str(&doc, "t.toml") {
@@ -774,7 +775,11 @@ fn threads_must_be_one_or_two() {
             Err(e) => {
                 assert!(!ok, "{v}: {e}");
                 assert_problem(&e.problems, "simulation.threads", "1 ≤ threads ≤ 2");
+                assert_problem(&e.problems, "simulation.threads", "threads = \"auto\"");
             }
         }
     }
+    let doc = MINIMAL.replace("[simulation]", "[simulation]\nthreads = \"auto\"");
+    let s = from_toml_str(&doc, "t.toml").unwrap();
+    assert_eq!(s.threads, THREADS_AUTO);
 }

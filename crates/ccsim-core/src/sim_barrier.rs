@@ -1,0 +1,298 @@
+//! Who runs which window of a two-thread run (a child module of `sim`, used by
+//! `sim_parallel`): two threads share the two parts' windows, and a thread whose partner
+//! is descheduled runs the partner's windows too, instead of waiting for it.
+//!
+//! Window k of part p (`task(p, k)`: take over the crossings of window k − 1, then run
+//! window k and post its crossings) may start once part p has run window k − 1 and the
+//! other part has too. Results do not depend on which thread runs a window: each part is a
+//! whole simulation of its own, and the windows of each run in order (`sim_parallel`).
+//! Each thread runs its own part's windows as they become ready and takes the other
+//! part's when they are ready and nobody has started them — with every core free that
+//! is rare (the owner is spinning for it), with the other core busy it is the rule, and
+//! the run proceeds as on one thread while the other thread sleeps.
+//!
+//! Waiting: a thread that just ran a window spins for `SPIN` (a window is microseconds of
+//! work, and a wake-up costs about as much), then parks (a futex on Linux) until the
+//! other thread makes progress and unparks it. Before issue #24 the waiter called
+//! `yield_now` in a loop, which with the other core busy made two threads 3–13× slower
+//! than one. A woken thread that finds nothing to run parks again at once.
+//!
+//! No lost wake-up: the waiter announces it sleeps (`sleeping`) and then re-reads the
+//! progress counter; the other thread advances the counter and then reads `sleeping`.
+//! All four are sequentially consistent, so at least one sees the other's write; and an
+//! `unpark` before the `park` makes the `park` return at once. A park also times out now
+//! and then, so that a waiter notices the other thread's failure even if that thread
+//! died before it could unpark it.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+/// How long a thread that just ran a window spins for the next one before it sleeps.
+pub const SPIN: Duration = Duration::from_micros(50);
+
+/// Most doublings of the interval between wake-ups of a thread whose wake-ups find nothing
+/// to run: 2^10 windows, tens of milliseconds, before the sleeper gets another chance.
+const MAX_BACKOFF: usize = 10;
+
+/// Longest sleep before a waiter looks whether the other thread failed.
+const SLEEP_CHECK: Duration = Duration::from_millis(20);
+
+/// A value alone on its cache lines (two, against adjacent-line prefetching), so that one
+/// thread polling it does not slow the other thread's writes to its neighbours.
+#[derive(Default)]
+#[repr(align(128))]
+pub(super) struct Padded<T>(pub T);
+
+/// How a two-thread run went: windows each thread ran of the other part's, and waits that
+/// ended asleep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShareCounts {
+    /// Windows a thread ran for the other part (its thread being descheduled or late).
+    pub taken_over: usize,
+    /// Waits that ended in a sleep.
+    pub parked: usize,
+}
+
+/// The shared state of two threads running two parts.
+#[derive(Default)]
+struct Schedule {
+    /// Windows each part has run.
+    done: [Padded<AtomicUsize>; 2],
+    /// Whether each part has finished (set before its last `done` increment).
+    finished: [AtomicBool; 2],
+    /// Bumped after every window run: what a sleeping thread waits to change.
+    progress: Padded<AtomicUsize>,
+    /// Each thread, registered before it first waits.
+    threads: [OnceLock<Thread>; 2],
+    /// Whether each thread is (about to be) parked.
+    sleeping: [Padded<AtomicBool>; 2],
+    /// Per thread: a back-off level, up to `MAX_BACKOFF`, raised by each of its wake-ups
+    /// that found nothing to run (the other thread had run it) and lowered by each that
+    /// did. A sleeper at level n is woken only after every 2^n-th window, so that while
+    /// its core is taken the running thread does not pay a wake-up per window for nothing.
+    useless: [AtomicUsize; 2],
+    /// Set when a thread failed: the other stops.
+    aborted: AtomicBool,
+    taken_over: AtomicUsize,
+    parked: AtomicUsize,
+}
+
+/// Run `a` (part 0) and `b` (part 1) window by window on two threads (this one and one
+/// more) until both are finished. `task(part, k)` runs window k of the part and returns
+/// whether the part goes on (false: it has finished). Panics if a task panics.
+pub(super) fn run_two<S: Send>(
+    a: &mut S,
+    b: &mut S,
+    task: &(dyn Fn(&mut S, usize, usize) -> bool + Sync),
+) -> ShareCounts {
+    let sched = Schedule::default();
+    let parts = [Mutex::new(a), Mutex::new(b)];
+    std::thread::scope(|s| {
+        s.spawn(|| sched.worker(1, &parts, task));
+        sched.worker(0, &parts, task);
+    });
+    ShareCounts {
+        taken_over: sched.taken_over.load(Ordering::Relaxed),
+        parked: sched.parked.load(Ordering::Relaxed),
+    }
+}
+
+/// Tells the other thread to stop waiting if this one (thread `.1`) panics.
+struct AbortOnPanic<'a>(&'a Schedule, usize);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.aborted.store(true, Ordering::SeqCst);
+            if let Some(t) = self.0.threads[1 - self.1].get() {
+                t.unpark();
+            }
+        }
+    }
+}
+
+impl Schedule {
+    /// Thread `me`'s loop: its own part's windows first, the other part's when it can.
+    fn worker<S: Send>(
+        &self,
+        me: usize,
+        parts: &[Mutex<&mut S>; 2],
+        task: &(dyn Fn(&mut S, usize, usize) -> bool + Sync),
+    ) {
+        let _ = self.threads[me].set(std::thread::current());
+        let _guard = AbortOnPanic(self, me);
+        let mut just_ran = true;
+        let mut woken = false;
+        loop {
+            let seen = self.progress.0.load(Ordering::SeqCst);
+            let ran = [me, 1 - me]
+                .into_iter()
+                .find(|&p| self.try_run(me, p, parts, task));
+            if self.finished.iter().all(|f| f.load(Ordering::Acquire)) {
+                return;
+            }
+            let useless = &self.useless[me];
+            match ran {
+                Some(p) => {
+                    if p != me {
+                        self.taken_over.fetch_add(1, Ordering::Relaxed);
+                    }
+                    if woken {
+                        let n = useless.load(Ordering::Relaxed);
+                        useless.store(n.saturating_sub(1), Ordering::Relaxed);
+                    }
+                    just_ran = true;
+                }
+                None => {
+                    if woken {
+                        let n = useless.load(Ordering::Relaxed);
+                        useless.store((n + 1).min(MAX_BACKOFF), Ordering::Relaxed);
+                    }
+                    woken = self.wait(me, seen, just_ran);
+                    just_ran = false;
+                    continue;
+                }
+            }
+            woken = false;
+        }
+    }
+
+    /// Run part `p`'s next window if it is ready and nobody runs it; whether it ran.
+    fn try_run<S: Send>(
+        &self,
+        me: usize,
+        p: usize,
+        parts: &[Mutex<&mut S>; 2],
+        task: &(dyn Fn(&mut S, usize, usize) -> bool + Sync),
+    ) -> bool {
+        if self.finished[p].load(Ordering::Acquire) {
+            return false;
+        }
+        let k = self.done[p].0.load(Ordering::Acquire);
+        if self.done[1 - p].0.load(Ordering::Acquire) < k {
+            return false; // the other part has not finished window k − 1
+        }
+        // (A poisoned lock: the other thread failed, which `wait` reports.)
+        let Ok(mut part) = parts[p].try_lock() else {
+            return false;
+        };
+        if self.done[p].0.load(Ordering::Acquire) != k {
+            return false; // the other thread ran it meanwhile
+        }
+        let goes_on = task(&mut part, p, k);
+        if !goes_on {
+            self.finished[p].store(true, Ordering::Release);
+        }
+        self.done[p].0.store(k + 1, Ordering::Release);
+        drop(part);
+        let step = self.progress.0.fetch_add(1, Ordering::SeqCst) + 1;
+        // Wake a sleeping partner, less often while its wake-ups find nothing to run;
+        // always at the end, when it must see that both parts finished.
+        let other = 1 - me;
+        let every = 1usize << self.useless[other].load(Ordering::Relaxed);
+        if (step % every == 0 || !goes_on) && self.sleeping[other].0.swap(false, Ordering::SeqCst) {
+            if let Some(t) = self.threads[other].get() {
+                t.unpark();
+            }
+        }
+        true
+    }
+
+    /// Wait until the progress counter moves past `seen`: spinning first if `spin`, then
+    /// asleep. Whether it slept. Panics if the other thread failed.
+    fn wait(&self, me: usize, seen: usize, spin: bool) -> bool {
+        if spin {
+            let start = Instant::now();
+            let mut spins = 0u32;
+            while self.progress.0.load(Ordering::Acquire) == seen {
+                self.check_aborted();
+                spins += 1;
+                // Read the clock now and then only: it costs more than a spin.
+                if spins % 64 == 0 && start.elapsed() >= SPIN {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+        }
+        if self.progress.0.load(Ordering::SeqCst) != seen {
+            return false;
+        }
+        self.parked.fetch_add(1, Ordering::Relaxed);
+        let sleeping = &self.sleeping[me].0;
+        sleeping.store(true, Ordering::SeqCst);
+        if self.progress.0.load(Ordering::SeqCst) != seen {
+            sleeping.store(false, Ordering::Relaxed);
+            return false;
+        }
+        // Until the other thread wakes this one (clearing `sleeping`): it may leave this
+        // one asleep while it runs both parts (see `useless`).
+        while sleeping.load(Ordering::SeqCst) {
+            self.check_aborted();
+            std::thread::park_timeout(SLEEP_CHECK);
+        }
+        true
+    }
+
+    fn check_aborted(&self) {
+        assert!(
+            !self.aborted.load(Ordering::Relaxed),
+            "the other thread of a two-thread run failed"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A part of the toy run: the windows it ran, and what it read from the other part.
+    #[derive(Default)]
+    struct Toy {
+        ran: Vec<usize>,
+        read: Vec<usize>,
+    }
+
+    const WINDOWS: usize = 3_000;
+
+    /// Each window reads how many windows the other part has run (from a shared log the
+    /// other part writes): always exactly k, whichever thread ran it, with part 1's
+    /// thread slow now and then (so that part 0's thread runs part 1's windows or sleeps).
+    #[test]
+    fn each_window_sees_the_other_part_at_the_same_window_whoever_runs_it() {
+        let logs = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        let (mut a, mut b) = (Toy::default(), Toy::default());
+        let task = |t: &mut Toy, p: usize, k: usize| {
+            if p == 1 && k % 300 == 0 {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            t.read.push(logs[1 - p].load(Ordering::SeqCst));
+            t.ran.push(k);
+            logs[p].store(k + 1, Ordering::SeqCst);
+            k + 1 < WINDOWS
+        };
+        let counts = run_two(&mut a, &mut b, &task);
+        for t in [&a, &b] {
+            assert_eq!(t.ran, (0..WINDOWS).collect::<Vec<_>>());
+            // the other part has run window k − 1 and not yet k + 1
+            for (k, &r) in t.read.iter().enumerate() {
+                assert!(r == k || r == k + 1, "window {k} read {r}");
+            }
+        }
+        assert!(counts.taken_over + counts.parked > 0, "{counts:?}");
+    }
+
+    #[test]
+    fn a_failing_task_stops_both_threads() {
+        let (mut a, mut b) = (Toy::default(), Toy::default());
+        let task = |_: &mut Toy, p: usize, k: usize| {
+            assert!(!(p == 1 && k == 50), "boom");
+            true
+        };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_two(&mut a, &mut b, &task)
+        }));
+        assert!(r.is_err());
+    }
+}
