@@ -42,6 +42,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         handshake: false,
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
+        ecn: super::super::ecn::EcnMode::Off,
         recovery_burst: None,
         fack_restart: false,
         halving: Halving::Exact,
