@@ -183,14 +183,7 @@ impl TcpReceiver {
             self.off_path_segments += 1;
         }
         if self.ecn.enabled() {
-            let ce = pkt.flags & FLAG_CE != 0;
-            self.ce_received += ce as u64;
-            // RFC 8257 §3.2: a change of CE state with a delayed ACK pending acknowledges
-            // the segments held so far at once, with the old state.
-            if self.ecn.flush_before(ce, self.delack_deadline.is_some()) {
-                self.send_ack(out);
-            }
-            self.ecn.on_data(ce, pkt.flags & FLAG_CWR != 0);
+            self.ecn_on_data(pkt, out);
         }
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
@@ -219,6 +212,21 @@ impl TcpReceiver {
         } else {
             self.send_ack(out); // duplicate: tell the sender where we are
         }
+    }
+
+    /// ECN at a data segment (out of line: flows without ECN keep `on_data` as short as
+    /// before ECN existed).
+    #[cold]
+    #[inline(never)]
+    fn ecn_on_data(&mut self, pkt: &Packet, out: &mut Vec<Packet>) {
+        let ce = pkt.flags & FLAG_CE != 0;
+        self.ce_received += ce as u64;
+        // RFC 8257 §3.2: a change of CE state with a delayed ACK pending acknowledges the
+        // segments held so far at once, with the old state.
+        if self.ecn.flush_before(ce, self.delack_deadline.is_some()) {
+            self.send_ack(out);
+        }
+        self.ecn.on_data(ce, pkt.flags & FLAG_CWR != 0);
     }
 
     /// A SYN (the flow models the handshake): a new connection's resets the state; every
