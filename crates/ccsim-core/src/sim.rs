@@ -14,11 +14,11 @@ use crate::engine::{Event, EventQueue};
 use crate::ids::LinkId as Lid;
 use crate::ids::{EndpointId, FlowId, LinkId, NodeId};
 use crate::net::codel::Codel;
-use crate::net::fq_codel::FqCodel;
-use crate::net::pie::Pie;
 use crate::net::droptail::DropTail;
 use crate::net::dv::{DistanceVector, ROUTE_COLUMNS};
 use crate::net::ecmp;
+use crate::net::fq_codel::FqCodel;
+use crate::net::pie::Pie;
 use crate::net::pinned::{FlowPaths, PinnedPaths};
 use crate::net::red::{Red, RedParams};
 use crate::net::routing::ForwardingTable;
@@ -177,7 +177,10 @@ impl Simulation {
         if scenario.measure.is_some() {
             // The window's accounts read every endpoint and link at one instant, which the
             // split run does not offer yet; results are the same on one thread.
-            return one(scenario, "a [measure] window is measured on one thread".into());
+            return one(
+                scenario,
+                "a [measure] window is measured on one thread".into(),
+            );
         }
         match sim_parallel::split(&scenario) {
             Err(why) => one(scenario, why),
@@ -186,7 +189,8 @@ impl Simulation {
                 Err(why) => one(scenario, why),
                 Ok(why) => {
                     let mut sim = sim_parallel::build_pair(scenario, split)?;
-                    sim.warnings.push(format!("threads = \"auto\": two threads ({why})"));
+                    sim.warnings
+                        .push(format!("threads = \"auto\": two threads ({why})"));
                     Ok(sim)
                 }
             },

@@ -181,7 +181,10 @@ fn pie_holds_the_queueing_delay_near_its_target() {
         r.links[0].utilisation,
         r.links[0].drops.0[DropCause::QueueOverflow as usize]
     );
-    assert!(mean > 10.0 && mean < 20.0, "mean queueing delay {mean:.2} ms");
+    assert!(
+        mean > 10.0 && mean < 20.0,
+        "mean queueing delay {mean:.2} ms"
+    );
     assert!(aqm > 0 && r.links[0].drops.0[DropCause::QueueOverflow as usize] == 0);
     assert!(r.links[0].utilisation > 0.9, "{}", r.links[0].utilisation);
 }
@@ -248,5 +251,8 @@ fn fq_codel_keeps_a_sparse_flows_delay_beside_a_bulk_flow() {
     assert!(with_bulk - alone < 1.2, "{alone:.2} → {with_bulk:.2} ms");
     // A single CoDel queue adds its standing queue (more than one bulk packet).
     assert!(codel - alone > 1.2, "codel {codel:.2} ms");
-    assert!(tail - alone > 100.0, "a DropTail FIFO adds the bulk flow's backlog");
+    assert!(
+        tail - alone > 100.0,
+        "a DropTail FIFO adds the bulk flow's backlog"
+    );
 }

@@ -20,11 +20,17 @@ const BOTTLENECK: f64 = 2.0;
 const MSS: f64 = 1460.0;
 
 fn bbr() -> CcSpec {
-    CcSpec::new(&ccsim_core::cc::bbr::KIND, &ccsim_core::cc::bbr::BbrConfig::default())
+    CcSpec::new(
+        &ccsim_core::cc::bbr::KIND,
+        &ccsim_core::cc::bbr::BbrConfig::default(),
+    )
 }
 
 fn cubic() -> CcSpec {
-    CcSpec::new(&ccsim_core::cc::cubic::KIND, &ccsim_core::cc::cubic::CubicSpec::default())
+    CcSpec::new(
+        &ccsim_core::cc::cubic::KIND,
+        &ccsim_core::cc::cubic::CubicSpec::default(),
+    )
 }
 
 /// Flows from s to d over 1 Gb/s / 1 ms access and a 10 Mb/s / 49 ms bottleneck with a
@@ -97,18 +103,33 @@ fn a_lone_flow_converges_to_the_bottleneck_rate_with_a_queue_below_one_bdp() {
     sim.run_until(SimTime::ZERO + Dur::from_secs(5));
     let b = bbr_of(&sim, 0);
     let payload_rate = 10e6 / 8.0 * 1460.0 / 1500.0; // bytes/s of payload at 10 Mb/s
-    println!("BtlBw {:.4} MB/s (payload capacity {:.4}), RTprop {:?}", b.btl_bw() / 1e6, payload_rate / 1e6, b.rt_prop());
+    println!(
+        "BtlBw {:.4} MB/s (payload capacity {:.4}), RTprop {:?}",
+        b.btl_bw() / 1e6,
+        payload_rate / 1e6,
+        b.rt_prop()
+    );
     assert_eq!(b.mode(), Mode::ProbeBw);
-    assert!((b.btl_bw() / payload_rate - 1.0).abs() < 0.02, "BtlBw {}", b.btl_bw());
+    assert!(
+        (b.btl_bw() / payload_rate - 1.0).abs() < 0.02,
+        "BtlBw {}",
+        b.btl_bw()
+    );
     let r = sim.finish();
     let q = queue_from(&r, 3.0);
     let mean = q.iter().sum::<f64>() / q.len() as f64;
     let max = q.iter().cloned().fold(0.0, f64::max);
     let goodput = r.flows[0].goodput_bps;
-    println!("goodput {:.3} Mb/s, queue after 3 s: mean {mean:.1}, max {max} packets (BDP {BDP})", goodput / 1e6);
+    println!(
+        "goodput {:.3} Mb/s, queue after 3 s: mean {mean:.1}, max {max} packets (BDP {BDP})",
+        goodput / 1e6
+    );
     assert!(max < BDP, "queue {max} packets is not below one BDP");
     assert!(goodput > 0.9 * 10e6 * 1460.0 / 1500.0, "goodput {goodput}");
-    assert_eq!(r.flows[0].retransmissions, 0, "no loss with a 1000-packet buffer");
+    assert_eq!(
+        r.flows[0].retransmissions, 0,
+        "no loss with a 1000-packet buffer"
+    );
 }
 
 #[test]
@@ -116,7 +137,11 @@ fn probe_rtt_comes_every_ten_seconds_and_holds_four_packets() {
     // draft-00 §4.3.5: RTprop not refreshed for 10 s starts PROBE_RTT; it lasts 200 ms
     // plus a round at min_cwnd = 4 packets, after which the 10 s start again.
     let (changes, r) = mode_changes(path(&[("b", bbr())], 1000, 45.0), 0);
-    let probes: Vec<f64> = changes.iter().filter(|c| c.1 == Mode::ProbeRtt).map(|c| c.0).collect();
+    let probes: Vec<f64> = changes
+        .iter()
+        .filter(|c| c.1 == Mode::ProbeRtt)
+        .map(|c| c.0)
+        .collect();
     let exits: Vec<f64> = changes
         .windows(2)
         .filter(|w| w[0].1 == Mode::ProbeRtt)
@@ -133,13 +158,21 @@ fn probe_rtt_comes_every_ten_seconds_and_holds_four_packets() {
     // empty; so 10 s after its end, plus at most a few RTTs.
     for (e, p) in exits.iter().zip(&probes[1..]) {
         let gap = p - e;
-        assert!((9.99..11.0).contains(&gap), "{gap} s from a PROBE_RTT's end to the next");
+        assert!(
+            (9.99..11.0).contains(&gap),
+            "{gap} s from a PROBE_RTT's end to the next"
+        );
     }
     // The window while in PROBE_RTT is min_cwnd: 4 segments.
     let t = column(&r.series.flows, "time_s");
     let w = column(&r.series.flows, "cwnd_bytes");
     let inside: Vec<f64> = (0..t.len())
-        .filter(|&i| probes.iter().zip(&exits).any(|(p, e)| t[i] > p + 0.01 && t[i] < e - 0.01))
+        .filter(|&i| {
+            probes
+                .iter()
+                .zip(&exits)
+                .any(|(p, e)| t[i] > p + 0.01 && t[i] < e - 0.01)
+        })
         .map(|i| w[i])
         .collect();
     assert!(!inside.is_empty());
@@ -154,7 +187,9 @@ fn bbr_share(queue: u64, n_cubic: usize) -> f64 {
     for n in &names {
         flows.push((n.as_str(), cubic()));
     }
-    let r = Simulation::new(path(&flows, queue, 60.0)).expect("valid").finish();
+    let r = Simulation::new(path(&flows, queue, 60.0))
+        .expect("valid")
+        .finish();
     let t = column(&r.series.flows, "time_s");
     let f = column(&r.series.flows, "flow");
     let rate = column(&r.series.flows, "rate_bps");
@@ -177,7 +212,10 @@ fn against_cubic_bbr_takes_more_in_shallow_buffers_and_less_in_deep_ones() {
     // its in-flight cap, and falls as the buffer grows. The claim checked: the share falls
     // as the buffer deepens, above one half at 0.5 BDP, below one half at 8 BDP.
     let sizes = [0.5, 1.0, 2.0, 4.0, 8.0];
-    let shares: Vec<f64> = sizes.iter().map(|&k| bbr_share((k * BDP).round() as u64, 1)).collect();
+    let shares: Vec<f64> = sizes
+        .iter()
+        .map(|&k| bbr_share((k * BDP).round() as u64, 1))
+        .collect();
     for (k, s) in sizes.iter().zip(&shares) {
         println!("buffer {k} BDP: BBR share {s:.3} against one CUBIC flow");
     }

@@ -44,7 +44,10 @@ fn a_direction_on_a_one_way_link_is_located() {
     let text = doc("loss_direction = \"reverse\"")
         .replace("between = [\"s\", \"d\"]", "from = \"s\"\nto = \"d\"");
     let e = from_toml_str(&text, "t").unwrap_err().to_string();
-    assert!(e.contains("link[0].loss_direction") && e.contains("duplex"), "{e}");
+    assert!(
+        e.contains("link[0].loss_direction") && e.contains("duplex"),
+        "{e}"
+    );
     let e = from_toml_str(&doc("loss_direction = \"up\""), "t")
         .unwrap_err()
         .to_string();

@@ -35,7 +35,10 @@ fn goodputs_over_a_window_sum_to_at_most_the_payload_ceiling() {
     // Delivery is counted at the receivers: bytes in flight or held out of order when the
     // window opens (about one BDP: 100 Mb/s × 40 ms) may add to the window's bytes.
     let allowance = 100e6 * 0.040 / 20.0;
-    assert!(sum <= ceiling + allowance, "{sum} > {ceiling} + {allowance}");
+    assert!(
+        sum <= ceiling + allowance,
+        "{sum} > {ceiling} + {allowance}"
+    );
     assert!(sum >= 0.9 * ceiling, "the bottleneck is not filled: {sum}");
     let bottleneck = &r.links[0];
     assert_eq!(bottleneck.name, "r1->r2");

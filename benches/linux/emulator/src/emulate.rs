@@ -104,7 +104,11 @@ impl Live {
 
     fn push(&mut self, time: u64, kind: Kind) {
         self.seq += 1;
-        self.heap.push(Event { time, seq: self.seq, kind });
+        self.heap.push(Event {
+            time,
+            seq: self.seq,
+            kind,
+        });
     }
 
     /// Run the model on a packet entering its direction's queue at `rec.t_in()`.
@@ -149,7 +153,16 @@ impl Live {
         let dir = if side == 0 { DATA } else { ACK };
         let port = if dir == DATA { sport } else { dport };
         let x = extra.get(&port).copied().unwrap_or(0);
-        let rec = Record { dir, arrival, extra: x, size, sport, dport, verdict: Verdict::Lost, sent: None };
+        let rec = Record {
+            dir,
+            arrival,
+            extra: x,
+            size,
+            sport,
+            dport,
+            verdict: Verdict::Lost,
+            sent: None,
+        };
         if dir == DATA && x > 0 {
             self.push(arrival + x, Kind::Enter { rec, frame });
         } else {
@@ -159,7 +172,10 @@ impl Live {
 }
 
 pub fn run(cfg: &Config) -> std::io::Result<Outcome> {
-    let socks = [PacketSocket::open(&cfg.sender_if)?, PacketSocket::open(&cfg.receiver_if)?];
+    let socks = [
+        PacketSocket::open(&cfg.sender_if)?,
+        PacketSocket::open(&cfg.receiver_if)?,
+    ];
     io::install_stop_handlers();
     let realtime = cfg.rt_priority.is_some_and(io::set_realtime);
     if realtime {
@@ -170,13 +186,26 @@ pub fn run(cfg: &Config) -> std::io::Result<Outcome> {
         LinkModel::new(cfg.links[DATA], stream_seed(cfg.seed, DATA)),
         LinkModel::new(cfg.links[ACK], stream_seed(cfg.seed, ACK)),
     ];
-    let mut live = Live { links, socks, heap: BinaryHeap::with_capacity(4096), seq: 0, out: Outcome::default(), t0 };
+    let mut live = Live {
+        links,
+        socks,
+        heap: BinaryHeap::with_capacity(4096),
+        seq: 0,
+        out: Outcome::default(),
+        t0,
+    };
     // room for every record of the run up front (at most ~2 000 packets/s at 10 Mb/s both
     // ways): growing a large vector mid-run would stall the loop for milliseconds
     let per_s = (cfg.links[DATA].rate_bps + cfg.links[ACK].rate_bps) / (8 * 600) + 100;
-    live.out.records.reserve((per_s * (cfg.duration_ns / 1_000_000_000 + 1)).min(50_000_000) as usize);
+    live.out
+        .records
+        .reserve((per_s * (cfg.duration_ns / 1_000_000_000 + 1)).min(50_000_000) as usize);
     live.out.realtime = realtime;
-    live.out.run = Some(RunParams { links: cfg.links, seed: cfg.seed, t0_mono_ns: t0 });
+    live.out.run = Some(RunParams {
+        links: cfg.links,
+        seed: cfg.seed,
+        t0_mono_ns: t0,
+    });
     let mut buf = vec![0u8; 65536];
     while !io::STOP.load(std::sync::atomic::Ordering::SeqCst) {
         let now = live.now();
@@ -193,9 +222,16 @@ pub fn run(cfg: &Config) -> std::io::Result<Outcome> {
             }
         }
         let now = live.now();
-        let next = live.heap.peek().map_or(now + 50_000_000, |e| e.time).min(cfg.duration_ns);
+        let next = live
+            .heap
+            .peek()
+            .map_or(now + 50_000_000, |e| e.time)
+            .min(cfg.duration_ns);
         if next > now {
-            io::wait(&[&live.socks[0], &live.socks[1]], (next - now).min(50_000_000));
+            io::wait(
+                &[&live.socks[0], &live.socks[1]],
+                (next - now).min(50_000_000),
+            );
         }
     }
     Ok(live.out)

@@ -21,7 +21,10 @@ pub fn install_stop_handlers() {
 }
 
 pub fn mono_ns() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: valid pointer to a timespec.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
@@ -30,7 +33,9 @@ pub fn mono_ns() -> u64 {
 /// SCHED_FIFO at `prio`, so wake-ups are prompt on a loaded machine (the emulator sleeps
 /// in ppoll between events; it never spins). Returns false if refused.
 pub fn set_realtime(prio: i32) -> bool {
-    let sp = libc::sched_param { sched_priority: prio };
+    let sp = libc::sched_param {
+        sched_priority: prio,
+    };
     // SAFETY: valid pointer; pid 0 is this thread.
     unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &sp) == 0 }
 }
@@ -59,19 +64,29 @@ impl PacketSocket {
     /// A raw packet socket receiving every frame that arrives on `ifname` (not the ones it
     /// sends) and sending frames out of it unchanged.
     pub fn open(ifname: &str) -> io::Result<Self> {
-        let cname = std::ffi::CString::new(ifname).map_err(|_| io::Error::other("bad interface name"))?;
+        let cname =
+            std::ffi::CString::new(ifname).map_err(|_| io::Error::other("bad interface name"))?;
         // SAFETY: plain libc calls with valid arguments; errors are checked.
         unsafe {
             let ifindex = libc::if_nametoindex(cname.as_ptr());
             if ifindex == 0 {
-                return Err(io::Error::other(format!("no interface {ifname} in this namespace")));
+                return Err(io::Error::other(format!(
+                    "no interface {ifname} in this namespace"
+                )));
             }
             let proto = (libc::ETH_P_ALL as u16).to_be() as libc::c_int;
             let fd = check(
-                libc::socket(libc::AF_PACKET, libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC, proto),
+                libc::socket(
+                    libc::AF_PACKET,
+                    libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
+                    proto,
+                ),
                 "socket(AF_PACKET)",
             )?;
-            let sock = PacketSocket { fd, name: ifname.to_string() };
+            let sock = PacketSocket {
+                fd,
+                name: ifname.to_string(),
+            };
             let one: libc::c_int = 1;
             let set = |level, opt, v: &libc::c_int, what| {
                 check(
@@ -79,16 +94,35 @@ impl PacketSocket {
                     what,
                 )
             };
-            set(libc::SOL_PACKET, libc::PACKET_IGNORE_OUTGOING, &one, "PACKET_IGNORE_OUTGOING")?;
+            set(
+                libc::SOL_PACKET,
+                libc::PACKET_IGNORE_OUTGOING,
+                &one,
+                "PACKET_IGNORE_OUTGOING",
+            )?;
             let buf: libc::c_int = 8 << 20;
-            set(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, &buf, "SO_RCVBUFFORCE")?;
-            set(libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, &buf, "SO_SNDBUFFORCE")?;
+            set(
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUFFORCE,
+                &buf,
+                "SO_RCVBUFFORCE",
+            )?;
+            set(
+                libc::SOL_SOCKET,
+                libc::SO_SNDBUFFORCE,
+                &buf,
+                "SO_SNDBUFFORCE",
+            )?;
             let mut sll: libc::sockaddr_ll = std::mem::zeroed();
             sll.sll_family = libc::AF_PACKET as u16;
             sll.sll_protocol = proto as u16;
             sll.sll_ifindex = ifindex as i32;
             check(
-                libc::bind(fd, &sll as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_ll>() as u32),
+                libc::bind(
+                    fd,
+                    &sll as *const _ as *const libc::sockaddr,
+                    std::mem::size_of::<libc::sockaddr_ll>() as u32,
+                ),
                 "bind(AF_PACKET)",
             )?;
             // frames of other interfaces may have been queued before the bind
@@ -102,7 +136,14 @@ impl PacketSocket {
     pub fn recv(&self, buf: &mut [u8]) -> io::Result<Option<usize>> {
         loop {
             // SAFETY: buf is valid for its length.
-            let n = unsafe { libc::recv(self.fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len(), libc::MSG_TRUNC) };
+            let n = unsafe {
+                libc::recv(
+                    self.fd,
+                    buf.as_mut_ptr() as *mut libc::c_void,
+                    buf.len(),
+                    libc::MSG_TRUNC,
+                )
+            };
             if n >= 0 {
                 return Ok(Some(n as usize));
             }
@@ -110,14 +151,26 @@ impl PacketSocket {
             match e.kind() {
                 io::ErrorKind::WouldBlock => return Ok(None),
                 io::ErrorKind::Interrupted => continue,
-                _ => return Err(io::Error::new(e.kind(), format!("recv on {}: {e}", self.name))),
+                _ => {
+                    return Err(io::Error::new(
+                        e.kind(),
+                        format!("recv on {}: {e}", self.name),
+                    ))
+                }
             }
         }
     }
 
     pub fn send(&self, frame: &[u8]) -> io::Result<()> {
         // SAFETY: frame is valid for its length; the socket is bound to its interface.
-        let n = unsafe { libc::send(self.fd, frame.as_ptr() as *const libc::c_void, frame.len(), 0) };
+        let n = unsafe {
+            libc::send(
+                self.fd,
+                frame.as_ptr() as *const libc::c_void,
+                frame.len(),
+                0,
+            )
+        };
         if n < 0 {
             Err(io::Error::last_os_error())
         } else {
@@ -135,9 +188,25 @@ impl Drop for PacketSocket {
 
 /// Wait until a frame arrives on one of `socks` or `timeout_ns` passes (or a signal).
 pub fn wait(socks: &[&PacketSocket], timeout_ns: u64) {
-    let mut fds: Vec<libc::pollfd> =
-        socks.iter().map(|s| libc::pollfd { fd: s.fd, events: libc::POLLIN, revents: 0 }).collect();
-    let ts = libc::timespec { tv_sec: (timeout_ns / 1_000_000_000) as i64, tv_nsec: (timeout_ns % 1_000_000_000) as i64 };
+    let mut fds: Vec<libc::pollfd> = socks
+        .iter()
+        .map(|s| libc::pollfd {
+            fd: s.fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    let ts = libc::timespec {
+        tv_sec: (timeout_ns / 1_000_000_000) as i64,
+        tv_nsec: (timeout_ns % 1_000_000_000) as i64,
+    };
     // SAFETY: valid pollfd array and timespec; no signal mask change.
-    unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, &ts, std::ptr::null()) };
+    unsafe {
+        libc::ppoll(
+            fds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            &ts,
+            std::ptr::null(),
+        )
+    };
 }

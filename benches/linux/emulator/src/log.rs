@@ -54,7 +54,8 @@ impl Record {
     }
 }
 
-pub const COLUMNS: &str = "dir,arrival_ns,extra_ns,size,sport,dport,verdict,tx_end_ns,deliver_ns,sent_ns";
+pub const COLUMNS: &str =
+    "dir,arrival_ns,extra_ns,size,sport,dport,verdict,tx_end_ns,deliver_ns,sent_ns";
 
 pub fn write(params: &RunParams, records: &[Record]) -> String {
     let mut s = String::with_capacity(64 * records.len() + 256);
@@ -82,7 +83,10 @@ pub fn write(params: &RunParams, records: &[Record]) -> String {
     s
 }
 
-fn field<T: std::str::FromStr>(kv: &std::collections::HashMap<&str, &str>, k: &str) -> Result<T, String> {
+fn field<T: std::str::FromStr>(
+    kv: &std::collections::HashMap<&str, &str>,
+    k: &str,
+) -> Result<T, String> {
     kv.get(k)
         .ok_or_else(|| format!("log header: missing {k}"))?
         .parse()
@@ -105,7 +109,10 @@ pub fn parse(text: &str) -> Result<(RunParams, Vec<Record>), String> {
         }
         if !seen_columns {
             if line != COLUMNS {
-                return Err(format!("log line {}: expected the column header {COLUMNS}", i + 1));
+                return Err(format!(
+                    "log line {}: expected the column header {COLUMNS}",
+                    i + 1
+                ));
             }
             seen_columns = true;
             continue;
@@ -117,7 +124,10 @@ pub fn parse(text: &str) -> Result<(RunParams, Vec<Record>), String> {
         }
         let num = |j: usize, what: &str| f[j].parse::<u64>().map_err(|_| bad(what));
         let verdict = match f[6] {
-            "sent" => Verdict::Sent { tx_end: num(7, "tx_end_ns")?, deliver: num(8, "deliver_ns")? },
+            "sent" => Verdict::Sent {
+                tx_end: num(7, "tx_end_ns")?,
+                deliver: num(8, "deliver_ns")?,
+            },
             "lost" => Verdict::Lost,
             "overflow" => Verdict::Overflow,
             _ => return Err(bad("verdict (sent, lost, overflow)")),
@@ -134,11 +144,20 @@ pub fn parse(text: &str) -> Result<(RunParams, Vec<Record>), String> {
             sport: num(4, "sport")? as u16,
             dport: num(5, "dport")? as u16,
             verdict,
-            sent: if f[9].is_empty() { None } else { Some(num(9, "sent_ns")?) },
+            sent: if f[9].is_empty() {
+                None
+            } else {
+                Some(num(9, "sent_ns")?)
+            },
         });
     }
     let link = |r: &str, p: &str, l: &str, loss: f64| -> Result<LinkParams, String> {
-        Ok(LinkParams { rate_bps: field(&kv, r)?, prop_ns: field(&kv, p)?, limit: field(&kv, l)?, loss })
+        Ok(LinkParams {
+            rate_bps: field(&kv, r)?,
+            prop_ns: field(&kv, p)?,
+            limit: field(&kv, l)?,
+            loss,
+        })
     };
     let params = RunParams {
         links: [
@@ -160,13 +179,51 @@ mod tests {
 
     #[test]
     fn a_log_round_trips_exactly() {
-        let link = LinkParams { rate_bps: 10_000_000, prop_ns: 20_000_000, limit: 33, loss: 0.001 };
-        let params = RunParams { links: [link, LinkParams { loss: 0.0, ..link }], seed: 9, t0_mono_ns: 123 };
+        let link = LinkParams {
+            rate_bps: 10_000_000,
+            prop_ns: 20_000_000,
+            limit: 33,
+            loss: 0.001,
+        };
+        let params = RunParams {
+            links: [link, LinkParams { loss: 0.0, ..link }],
+            seed: 9,
+            t0_mono_ns: 123,
+        };
         let recs = vec![
-            Record { dir: 0, arrival: 5, extra: 0, size: 1500, sport: 5001, dport: 5201,
-                     verdict: Verdict::Sent { tx_end: 1_200_005, deliver: 21_200_005 }, sent: Some(21_200_100) },
-            Record { dir: 0, arrival: 6, extra: 7, size: 1500, sport: 5002, dport: 5201, verdict: Verdict::Lost, sent: None },
-            Record { dir: 1, arrival: 8, extra: 0, size: 52, sport: 5201, dport: 5001, verdict: Verdict::Overflow, sent: None },
+            Record {
+                dir: 0,
+                arrival: 5,
+                extra: 0,
+                size: 1500,
+                sport: 5001,
+                dport: 5201,
+                verdict: Verdict::Sent {
+                    tx_end: 1_200_005,
+                    deliver: 21_200_005,
+                },
+                sent: Some(21_200_100),
+            },
+            Record {
+                dir: 0,
+                arrival: 6,
+                extra: 7,
+                size: 1500,
+                sport: 5002,
+                dport: 5201,
+                verdict: Verdict::Lost,
+                sent: None,
+            },
+            Record {
+                dir: 1,
+                arrival: 8,
+                extra: 0,
+                size: 52,
+                sport: 5201,
+                dport: 5001,
+                verdict: Verdict::Overflow,
+                sent: None,
+            },
         ];
         let (p2, r2) = parse(&write(&params, &recs)).unwrap();
         assert_eq!(p2, params);

@@ -19,9 +19,15 @@ fn fail(msg: &str) -> ! {
     exit(2)
 }
 
-fn num<T: std::str::FromStr>(opts: &HashMap<String, Vec<String>>, k: &str, default: Option<T>) -> T {
+fn num<T: std::str::FromStr>(
+    opts: &HashMap<String, Vec<String>>,
+    k: &str,
+    default: Option<T>,
+) -> T {
     match opts.get(k).and_then(|v| v.last()) {
-        Some(s) => s.parse().unwrap_or_else(|_| fail(&format!("--{k}: cannot read {s:?} as a number"))),
+        Some(s) => s
+            .parse()
+            .unwrap_or_else(|_| fail(&format!("--{k}: cannot read {s:?} as a number"))),
         None => default.unwrap_or_else(|| fail(&format!("--{k} is required"))),
     }
 }
@@ -54,13 +60,34 @@ fn run_cmd(args: &[String]) {
     let mut opts: HashMap<String, Vec<String>> = HashMap::new();
     let mut it = args.iter();
     while let Some(k) = it.next() {
-        let key = k.strip_prefix("--").unwrap_or_else(|| fail(&format!("unexpected argument {k:?}")));
-        const KNOWN: [&str; 14] = ["sender-if", "receiver-if", "rate-bps", "delay-ms", "limit", "ack-limit", "loss",
-            "seed", "extra", "duration-s", "log", "summary", "rt-priority", "ack-rate-bps"];
+        let key = k
+            .strip_prefix("--")
+            .unwrap_or_else(|| fail(&format!("unexpected argument {k:?}")));
+        const KNOWN: [&str; 14] = [
+            "sender-if",
+            "receiver-if",
+            "rate-bps",
+            "delay-ms",
+            "limit",
+            "ack-limit",
+            "loss",
+            "seed",
+            "extra",
+            "duration-s",
+            "log",
+            "summary",
+            "rt-priority",
+            "ack-rate-bps",
+        ];
         if !KNOWN.contains(&key) {
-            fail(&format!("unknown option --{key}; allowed: --{}", KNOWN.join(", --")));
+            fail(&format!(
+                "unknown option --{key}; allowed: --{}",
+                KNOWN.join(", --")
+            ));
         }
-        let v = it.next().unwrap_or_else(|| fail(&format!("--{key} needs a value")));
+        let v = it
+            .next()
+            .unwrap_or_else(|| fail(&format!("--{key} needs a value")));
         opts.entry(key.to_string()).or_default().push(v.clone());
     }
     let rate: u64 = num(&opts, "rate-bps", None);
@@ -71,20 +98,43 @@ fn run_cmd(args: &[String]) {
         fail("--rate-bps and --limit must be > 0, --loss in [0, 1), --delay-ms ≥ 0");
     }
     let prop_ns = (delay_ms * 1e6).round() as u64;
-    let data = LinkParams { rate_bps: rate, prop_ns, limit, loss };
-    let ack = LinkParams { rate_bps: num(&opts, "ack-rate-bps", Some(rate)), prop_ns, limit: num(&opts, "ack-limit", Some(limit)), loss: 0.0 };
+    let data = LinkParams {
+        rate_bps: rate,
+        prop_ns,
+        limit,
+        loss,
+    };
+    let ack = LinkParams {
+        rate_bps: num(&opts, "ack-rate-bps", Some(rate)),
+        prop_ns,
+        limit: num(&opts, "ack-limit", Some(limit)),
+        loss: 0.0,
+    };
     let mut extra = HashMap::new();
     for e in opts.get("extra").into_iter().flatten() {
-        let (p, ms) = e.split_once('=').unwrap_or_else(|| fail(&format!("--extra {e:?}: want PORT=MS")));
-        let port: u16 = p.parse().unwrap_or_else(|_| fail(&format!("--extra {e:?}: bad port")));
-        let ms: f64 = ms.parse().ok().filter(|m: &f64| *m >= 0.0).unwrap_or_else(|| fail(&format!("--extra {e:?}: bad delay")));
+        let (p, ms) = e
+            .split_once('=')
+            .unwrap_or_else(|| fail(&format!("--extra {e:?}: want PORT=MS")));
+        let port: u16 = p
+            .parse()
+            .unwrap_or_else(|_| fail(&format!("--extra {e:?}: bad port")));
+        let ms: f64 = ms
+            .parse()
+            .ok()
+            .filter(|m: &f64| *m >= 0.0)
+            .unwrap_or_else(|| fail(&format!("--extra {e:?}: bad delay")));
         extra.insert(port, (ms * 1e6).round() as u64);
     }
     let dur: f64 = num(&opts, "duration-s", None);
     if !(dur > 0.0 && dur <= 3600.0) {
         fail("--duration-s must be in (0, 3600]");
     }
-    let get = |k: &str| opts.get(k).and_then(|v| v.last()).cloned().unwrap_or_else(|| fail(&format!("--{k} is required")));
+    let get = |k: &str| {
+        opts.get(k)
+            .and_then(|v| v.last())
+            .cloned()
+            .unwrap_or_else(|| fail(&format!("--{k} is required")))
+    };
     let cfg = emulate::Config {
         sender_if: get("sender-if"),
         receiver_if: get("receiver-if"),
@@ -92,7 +142,9 @@ fn run_cmd(args: &[String]) {
         seed: num(&opts, "seed", Some(1)),
         extra,
         duration_ns: (dur * 1e9) as u64,
-        rt_priority: opts.get("rt-priority").map(|_| num(&opts, "rt-priority", None)),
+        rt_priority: opts
+            .get("rt-priority")
+            .map(|_| num(&opts, "rt-priority", None)),
     };
     let (log_path, summary_path) = (get("log"), get("summary"));
     let out = emulate::run(&cfg).unwrap_or_else(|e| {

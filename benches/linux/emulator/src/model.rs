@@ -87,7 +87,13 @@ pub struct LinkModel {
 
 impl LinkModel {
     pub fn new(params: LinkParams, seed: u64) -> Self {
-        LinkModel { params, in_system: VecDeque::new(), last_tx_end: 0, last_t_in: 0, rng: Rng::new(seed) }
+        LinkModel {
+            params,
+            in_system: VecDeque::new(),
+            last_tx_end: 0,
+            last_t_in: 0,
+            rng: Rng::new(seed),
+        }
     }
 
     /// Offer a packet of `size` bytes entering the link at `t_in`; `after_ns` is extra delay
@@ -108,7 +114,10 @@ impl LinkModel {
         let tx_end = t_in.max(self.last_tx_end) + self.params.ser_ns(size);
         self.last_tx_end = tx_end;
         self.in_system.push_back(tx_end);
-        Verdict::Sent { tx_end, deliver: tx_end + self.params.prop_ns + after_ns }
+        Verdict::Sent {
+            tx_end,
+            deliver: tx_end + self.params.prop_ns + after_ns,
+        }
     }
 
     /// Packets in the system (waiting or in service) at `t`, for `t` ≥ the last arrival.
@@ -124,7 +133,12 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn ten_mbps(limit: usize) -> LinkParams {
-        LinkParams { rate_bps: 10_000_000, prop_ns: 20 * MS, limit, loss: 0.0 }
+        LinkParams {
+            rate_bps: 10_000_000,
+            prop_ns: 20 * MS,
+            limit,
+            loss: 0.0,
+        }
     }
 
     #[test]
@@ -134,17 +148,32 @@ mod tests {
         assert_eq!(p.ser_ns(52), 41_600);
         let odd = LinkParams { rate_bps: 3, ..p };
         assert_eq!(odd.ser_ns(1), 2_666_666_667); // 8/3 s rounded up
-        let fast = LinkParams { rate_bps: 100_000_000_000, ..p };
+        let fast = LinkParams {
+            rate_bps: 100_000_000_000,
+            ..p
+        };
         assert_eq!(fast.ser_ns(1), 1); // never zero
     }
 
     #[test]
     fn a_lone_packet_leaves_after_serialisation_and_propagation() {
         let mut l = LinkModel::new(ten_mbps(8), 1);
-        assert_eq!(l.offer(5 * MS, 1500, 0), Verdict::Sent { tx_end: 6_200_000, deliver: 26_200_000 });
+        assert_eq!(
+            l.offer(5 * MS, 1500, 0),
+            Verdict::Sent {
+                tx_end: 6_200_000,
+                deliver: 26_200_000
+            }
+        );
         // far-side extra delay adds after the propagation
         let mut l = LinkModel::new(ten_mbps(8), 1);
-        assert_eq!(l.offer(0, 1500, 20 * MS), Verdict::Sent { tx_end: 1_200_000, deliver: 41_200_000 });
+        assert_eq!(
+            l.offer(0, 1500, 20 * MS),
+            Verdict::Sent {
+                tx_end: 1_200_000,
+                deliver: 41_200_000
+            }
+        );
     }
 
     #[test]
@@ -157,7 +186,13 @@ mod tests {
             }
         }
         // an arrival after the queue drained starts at once
-        assert_eq!(l.offer(20 * MS, 1500, 0), Verdict::Sent { tx_end: 21_200_000, deliver: 41_200_000 });
+        assert_eq!(
+            l.offer(20 * MS, 1500, 0),
+            Verdict::Sent {
+                tx_end: 21_200_000,
+                deliver: 41_200_000
+            }
+        );
     }
 
     #[test]
@@ -172,7 +207,13 @@ mod tests {
         // just before the first departure it is still full
         assert_eq!(l.offer(1_199_999, 1500, 0), Verdict::Overflow);
         // at the first departure instant there is room for exactly one
-        assert_eq!(l.offer(1_200_000, 1500, 0), Verdict::Sent { tx_end: 4_800_000, deliver: 24_800_000 });
+        assert_eq!(
+            l.offer(1_200_000, 1500, 0),
+            Verdict::Sent {
+                tx_end: 4_800_000,
+                deliver: 24_800_000
+            }
+        );
         assert_eq!(l.offer(1_200_000, 1500, 0), Verdict::Overflow);
         assert_eq!(l.occupancy(1_200_000), 3);
         assert_eq!(l.occupancy(4_800_000), 0);
@@ -188,10 +229,16 @@ mod tests {
 
     #[test]
     fn bernoulli_loss_has_the_right_rate_and_depends_only_on_the_seed() {
-        let p = LinkParams { loss: 0.01, limit: usize::MAX, ..ten_mbps(1) };
+        let p = LinkParams {
+            loss: 0.01,
+            limit: usize::MAX,
+            ..ten_mbps(1)
+        };
         let run = |seed| {
             let mut l = LinkModel::new(p, seed);
-            (0..200_000u64).map(|i| l.offer(i * 2 * MS, 1500, 0) == Verdict::Lost).collect::<Vec<_>>()
+            (0..200_000u64)
+                .map(|i| l.offer(i * 2 * MS, 1500, 0) == Verdict::Lost)
+                .collect::<Vec<_>>()
         };
         let a = run(7);
         let lost = a.iter().filter(|&&x| x).count() as f64;
@@ -200,7 +247,13 @@ mod tests {
         assert_eq!(a, run(7));
         assert_ne!(a, run(8));
         // lost packets take no room
-        let mut l = LinkModel::new(LinkParams { loss: 0.999_999, ..ten_mbps(1) }, 3);
+        let mut l = LinkModel::new(
+            LinkParams {
+                loss: 0.999_999,
+                ..ten_mbps(1)
+            },
+            3,
+        );
         assert_eq!(l.offer(0, 1500, 0), Verdict::Lost);
         assert_eq!(l.occupancy(0), 0);
     }

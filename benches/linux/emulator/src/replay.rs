@@ -43,7 +43,10 @@ impl Report {
 
 pub fn replay(params: &RunParams, records: &[Record]) -> Report {
     let mut rep = Report::default();
-    let mut rng = [Rng::new(stream_seed(params.seed, 0)), Rng::new(stream_seed(params.seed, 1))];
+    let mut rng = [
+        Rng::new(stream_seed(params.seed, 0)),
+        Rng::new(stream_seed(params.seed, 1)),
+    ];
     let mut ends: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
     let mut last_in = [0u64; 2];
     let mut lags = Vec::with_capacity(records.len());
@@ -59,7 +62,13 @@ pub fn replay(params: &RunParams, records: &[Record]) -> Report {
         let t_in = r.t_in();
         if t_in < last_in[d] {
             rep.order_violations += 1;
-            problem(&mut rep, format!("record {i}: enters at {t_in} ns, before the previous packet ({} ns)", last_in[d]));
+            problem(
+                &mut rep,
+                format!(
+                    "record {i}: enters at {t_in} ns, before the previous packet ({} ns)",
+                    last_in[d]
+                ),
+            );
         }
         last_in[d] = last_in[d].max(t_in);
         let lost = p.loss > 0.0 && rng[d].uniform() < p.loss;
@@ -75,7 +84,10 @@ pub fn replay(params: &RunParams, records: &[Record]) -> Report {
                 let start = ends[d].last().map_or(t_in, |&e| e.max(t_in));
                 let tx_end = start + p.ser_ns(r.size);
                 ends[d].push(tx_end);
-                Verdict::Sent { tx_end, deliver: tx_end + p.prop_ns + r.after() }
+                Verdict::Sent {
+                    tx_end,
+                    deliver: tx_end + p.prop_ns + r.after(),
+                }
             }
         };
         match expected {
@@ -85,18 +97,31 @@ pub fn replay(params: &RunParams, records: &[Record]) -> Report {
         }
         if expected != r.verdict {
             rep.mismatches += 1;
-            problem(&mut rep, format!("record {i} (dir {d}, arrival {} ns): logged {:?}, model {:?}", r.arrival, r.verdict, expected));
+            problem(
+                &mut rep,
+                format!(
+                    "record {i} (dir {d}, arrival {} ns): logged {:?}, model {:?}",
+                    r.arrival, r.verdict, expected
+                ),
+            );
         }
         if let (Verdict::Sent { deliver, .. }, Some(sent)) = (r.verdict, r.sent) {
             if sent < deliver {
                 rep.lag.early += 1;
-                problem(&mut rep, format!("record {i}: written at {sent} ns, before its departure {deliver} ns"));
+                problem(
+                    &mut rep,
+                    format!("record {i}: written at {sent} ns, before its departure {deliver} ns"),
+                );
             }
             lags.push(sent.saturating_sub(deliver));
         }
     }
     lags.sort_unstable();
-    let q = |f: f64| lags.get(((lags.len() as f64 - 1.0) * f).round() as usize).copied().unwrap_or(0);
+    let q = |f: f64| {
+        lags.get(((lags.len() as f64 - 1.0) * f).round() as usize)
+            .copied()
+            .unwrap_or(0)
+    };
     rep.lag.n = lags.len();
     rep.lag.p50_ns = q(0.5);
     rep.lag.p99_ns = q(0.99);
@@ -113,8 +138,17 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn params(limit: usize, loss: f64) -> RunParams {
-        let l = LinkParams { rate_bps: 10_000_000, prop_ns: 20 * MS, limit, loss };
-        RunParams { links: [l, LinkParams { loss: 0.0, ..l }], seed: 11, t0_mono_ns: 0 }
+        let l = LinkParams {
+            rate_bps: 10_000_000,
+            prop_ns: 20 * MS,
+            limit,
+            loss,
+        };
+        RunParams {
+            links: [l, LinkParams { loss: 0.0, ..l }],
+            seed: 11,
+            t0_mono_ns: 0,
+        }
     }
 
     /// A synthetic arrival trace: bursts of data from two flows (one with a 20 ms access
@@ -136,7 +170,10 @@ mod tests {
         let mut order: Vec<usize> = (0..arrivals.len()).collect();
         let t_in = |a: &(usize, u64, u64, u32, u16)| if a.0 == DATA { a.1 + a.2 } else { a.1 };
         order.sort_by_key(|&i| (t_in(&arrivals[i]), i));
-        let mut links = [LinkModel::new(p.links[0], stream_seed(p.seed, 0)), LinkModel::new(p.links[1], stream_seed(p.seed, 1))];
+        let mut links = [
+            LinkModel::new(p.links[0], stream_seed(p.seed, 0)),
+            LinkModel::new(p.links[1], stream_seed(p.seed, 1)),
+        ];
         order
             .into_iter()
             .map(|i| {
@@ -147,7 +184,16 @@ mod tests {
                     Verdict::Sent { deliver, .. } => Some(deliver + 20_000 + (i as u64 % 7) * 1000),
                     _ => None,
                 };
-                Record { dir, arrival, extra, size, sport: port, dport: 5201, verdict, sent }
+                Record {
+                    dir,
+                    arrival,
+                    extra,
+                    size,
+                    sport: port,
+                    dport: 5201,
+                    verdict,
+                    sent,
+                }
             })
             .collect()
     }
@@ -170,11 +216,17 @@ mod tests {
     fn a_wrong_departure_a_wrong_drop_and_a_reordering_are_each_caught() {
         let p = params(8, 0.01);
         let good = synthetic(&p);
-        let sent_at = good.iter().position(|r| matches!(r.verdict, Verdict::Sent { .. }) && r.dir == DATA).unwrap();
+        let sent_at = good
+            .iter()
+            .position(|r| matches!(r.verdict, Verdict::Sent { .. }) && r.dir == DATA)
+            .unwrap();
 
         let mut late = good.clone();
         if let Verdict::Sent { tx_end, deliver } = late[sent_at].verdict {
-            late[sent_at].verdict = Verdict::Sent { tx_end: tx_end + 1, deliver: deliver + 1 };
+            late[sent_at].verdict = Verdict::Sent {
+                tx_end: tx_end + 1,
+                deliver: deliver + 1,
+            };
         }
         assert_eq!(replay(&p, &late).mismatches, 1);
 
@@ -183,7 +235,13 @@ mod tests {
         assert!(replay(&p, &dropped).mismatches >= 1);
 
         let mut swapped = good.clone();
-        let j = (1..swapped.len()).find(|&j| swapped[j].dir == DATA && swapped[j - 1].dir == DATA && swapped[j].t_in() > swapped[j - 1].t_in()).unwrap();
+        let j = (1..swapped.len())
+            .find(|&j| {
+                swapped[j].dir == DATA
+                    && swapped[j - 1].dir == DATA
+                    && swapped[j].t_in() > swapped[j - 1].t_in()
+            })
+            .unwrap();
         swapped.swap(j - 1, j);
         let rep = replay(&p, &swapped);
         assert!(rep.order_violations >= 1 && !rep.exact());
@@ -195,7 +253,10 @@ mod tests {
         assert_eq!(replay(&p, &early).lag.early, 1);
 
         // another seed gives other losses: the log no longer replays
-        let other = RunParams { seed: 12, ..p.clone() };
+        let other = RunParams {
+            seed: 12,
+            ..p.clone()
+        };
         assert!(replay(&other, &good).mismatches > 0);
     }
 

@@ -18,7 +18,11 @@ fn esc(s: &str) -> String {
 pub fn json(params: &RunParams, rep: &Report, extra: &[(&str, String)]) -> String {
     let d = &params.links[0];
     let a = &params.links[1];
-    let problems: Vec<String> = rep.first_problems.iter().map(|p| format!("\"{}\"", esc(p))).collect();
+    let problems: Vec<String> = rep
+        .first_problems
+        .iter()
+        .map(|p| format!("\"{}\"", esc(p)))
+        .collect();
     let mut s = format!(
         "{{\n  \"rate_bps\": {}, \"prop_ns\": {}, \"limit\": {}, \"ack_limit\": {}, \"ack_rate_bps\": {}, \"ack_prop_ns\": {}, \"loss\": {:?}, \"seed\": {}, \"t0_mono_ns\": {},\n  \"packets\": [{}, {}], \"sent\": [{}, {}], \"lost\": {}, \"overflow\": [{}, {}],\n  \"replay_exact\": {}, \"mismatches\": {}, \"order_violations\": {}, \"first_problems\": [{}],\n  \"lag_ns\": {{\"n\": {}, \"p50\": {}, \"p99\": {}, \"max\": {}, \"early\": {}}}",
         d.rate_bps, d.prop_ns, d.limit, a.limit, a.rate_bps, a.prop_ns, d.loss, params.seed, params.t0_mono_ns,

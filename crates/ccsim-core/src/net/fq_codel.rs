@@ -148,7 +148,12 @@ impl FqCodel {
     /// Bytes of memory the queues take.
     pub fn memory_bytes(&self) -> u64 {
         let own = self.queues.capacity() * std::mem::size_of::<FlowQueue>();
-        own as u64 + self.queues.iter().map(|q| q.codel.memory_bytes()).sum::<u64>()
+        own as u64
+            + self
+                .queues
+                .iter()
+                .map(|q| q.codel.memory_bytes())
+                .sum::<u64>()
     }
 
     /// Packets waiting in the queue of `flow`.
@@ -254,7 +259,13 @@ mod tests {
     use crate::packet::PacketKind;
 
     fn pkt(flow: u32, size: u32) -> Packet {
-        Packet::new(PacketKind::Data, FlowId(flow), NodeId(1), EndpointId(1), size)
+        Packet::new(
+            PacketKind::Data,
+            FlowId(flow),
+            NodeId(1),
+            EndpointId(1),
+            size,
+        )
     }
 
     fn ms(t: u64) -> SimTime {
@@ -276,7 +287,10 @@ mod tests {
     fn defaults_are_the_rfcs() {
         let s = FqCodelSpec::default();
         assert_eq!((s.flows, s.quantum, s.limit), (1024, 1514, 10240));
-        assert_eq!((s.target, s.interval), (Dur::from_millis(5), Dur::from_millis(100)));
+        assert_eq!(
+            (s.target, s.interval),
+            (Dur::from_millis(5), Dur::from_millis(100))
+        );
     }
 
     #[test]
@@ -302,7 +316,11 @@ mod tests {
         q.dequeue(ms(0), &mut drops, &mut marks).unwrap();
         q.enqueue(ms(1), pkt(sparse, 200), 0, &mut drops);
         let (next, _) = q.dequeue(ms(1), &mut drops, &mut marks).unwrap();
-        assert_eq!(next.flow, FlowId(sparse), "the sparse flow's packet goes next");
+        assert_eq!(
+            next.flow,
+            FlowId(sparse),
+            "the sparse flow's packet goes next"
+        );
     }
 
     #[test]
@@ -368,7 +386,7 @@ mod tests {
         q.dequeue(ms(0), &mut drops, &mut marks); // a: deficit spent → old list, sends
         q.enqueue(ms(0), pkt(b, 100), 0, &mut drops);
         q.dequeue(ms(0), &mut drops, &mut marks); // b: new, sends its one packet
-        // b is empty: it moves to the old list (a is there), not out of the lists.
+                                                  // b is empty: it moves to the old list (a is there), not out of the lists.
         q.dequeue(ms(0), &mut drops, &mut marks);
         assert!(q.queues[bucket(b, 1024) as usize].listed);
         while q.dequeue(ms(0), &mut drops, &mut marks).is_some() {}
@@ -398,6 +416,8 @@ mod tests {
             q.dequeue(ms(t), &mut drops, &mut marks);
         }
         assert!(!drops.is_empty());
-        assert!(drops.iter().all(|(p, c)| p.flow == FlowId(bulk) && *c == DropCause::Aqm));
+        assert!(drops
+            .iter()
+            .all(|(p, c)| p.flow == FlowId(bulk) && *c == DropCause::Aqm));
     }
 }

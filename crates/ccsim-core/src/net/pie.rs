@@ -373,7 +373,9 @@ mod tests {
         for t in 0..2000u64 {
             // Two arrivals and one departure per ms: the queue and its delay grow.
             for _ in 0..2 {
-                if p.enqueue(ms(t), pkt(), 1, &mut rng) == Err(DropCause::Aqm) && first_drop.is_none() {
+                if p.enqueue(ms(t), pkt(), 1, &mut rng) == Err(DropCause::Aqm)
+                    && first_drop.is_none()
+                {
                     first_drop = Some(t);
                 }
             }
@@ -393,7 +395,8 @@ mod tests {
         p.qdelay_old = 0.005;
         let mut rng = SimRng::stream(3, "pie");
         for i in 0..200 {
-            p.enqueue(ms(0), pkt(), 1, &mut rng).unwrap_or_else(|e| panic!("{i}: {e:?}"));
+            p.enqueue(ms(0), pkt(), 1, &mut rng)
+                .unwrap_or_else(|e| panic!("{i}: {e:?}"));
         }
     }
 

@@ -1,7 +1,7 @@
 use super::*;
-use crate::rng::SimRng;
 use crate::net::link_config::LossSpec;
 use crate::net::queue::{QueueLimit, QueueSpec};
+use crate::rng::SimRng;
 use crate::units::{Dur, Rate};
 
 fn link_ns(from: usize, to: usize, ns: u64) -> LinkSpec {
@@ -72,7 +72,10 @@ fn hosts_share_their_routers_routes() {
     assert_eq!(t.columns(), 3);
     // s3 -> d3: access link, bottleneck, access link.
     let path = t.path(&links, 5, 105).unwrap();
-    let ends: Vec<(usize, usize)> = path.iter().map(|l| (links[l.idx()].from, links[l.idx()].to)).collect();
+    let ends: Vec<(usize, usize)> = path
+        .iter()
+        .map(|l| (links[l.idx()].from, links[l.idx()].to))
+        .collect();
     assert_eq!(ends, [(5, 0), (0, 1), (1, 105)]);
     // The routers carry no traffic, so nothing routes towards them.
     assert_eq!(t.next_link(5, 0), None);
@@ -125,7 +128,11 @@ fn random_network(rng: &mut SimRng, huge_delays: bool) -> (usize, Vec<LinkSpec>)
         let d = delay(rng);
         links.push(link_ns(a, b, d));
         if rng.range_inclusive(0, 3) != 0 {
-            let d = if rng.range_inclusive(0, 1) == 0 { d } else { delay(rng) };
+            let d = if rng.range_inclusive(0, 1) == 0 {
+                d
+            } else {
+                delay(rng)
+            };
             links.push(link_ns(b, a, d));
         }
     }
@@ -183,7 +190,10 @@ fn shared_columns_choose_the_dense_tables_next_hops_on_random_networks() {
                             t.next_link(u, dst),
                             want[u * n + dst],
                             "case {case}, {metric:?}: at node {u} towards {dst}; links {:?}",
-                            links.iter().map(|l| (l.from, l.to, l.delay.0)).collect::<Vec<_>>()
+                            links
+                                .iter()
+                                .map(|l| (l.from, l.to, l.delay.0))
+                                .collect::<Vec<_>>()
                         );
                     }
                 }

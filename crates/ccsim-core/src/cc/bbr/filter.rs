@@ -98,8 +98,14 @@ mod tests {
         for t in 0..100u64 {
             let got = f.update(10, t, 1000.0 - t as f64);
             let exact = 1000.0 - t.saturating_sub(10) as f64;
-            assert!(got <= exact, "round {t}: {got} above the window's max {exact}");
-            assert!(got >= exact - 10.0, "round {t}: {got} too far below {exact}");
+            assert!(
+                got <= exact,
+                "round {t}: {got} above the window's max {exact}"
+            );
+            assert!(
+                got >= exact - 10.0,
+                "round {t}: {got} too far below {exact}"
+            );
         }
     }
 }

@@ -45,7 +45,8 @@ impl Bbr {
             self.packet_conservation = false;
         }
         if !rs.is_app_limited || bw >= self.bw.get() {
-            self.bw.update(self.p.bw_window_rounds, self.round_count, bw);
+            self.bw
+                .update(self.p.bw_window_rounds, self.round_count, bw);
         }
     }
 

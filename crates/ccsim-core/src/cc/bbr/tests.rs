@@ -92,14 +92,24 @@ impl Drive {
     /// `in_flight` is kept high so that DRAIN does not end at once.
     fn fill_pipe(&mut self) {
         for rate in [1e6, 2e6, 4e6, 4e6, 4e6, 4e6] {
-            self.ack(Ack { rate, in_flight: 1000, prior: 1000, ..Ack::default() });
+            self.ack(Ack {
+                rate,
+                in_flight: 1000,
+                prior: 1000,
+                ..Ack::default()
+            });
         }
     }
 
     /// Through DRAIN into PROBE_BW at 4 MB/s.
     fn probe_bw(&mut self) {
         self.fill_pipe();
-        self.ack(Ack { rate: 4e6, in_flight: 300, prior: 300, ..Ack::default() });
+        self.ack(Ack {
+            rate: 4e6,
+            in_flight: 300,
+            prior: 300,
+            ..Ack::default()
+        });
         assert_eq!(self.b.mode(), Mode::ProbeBw);
     }
 }
@@ -120,9 +130,16 @@ fn the_first_rtt_resets_the_initial_pacing_rate_from_srtt() {
     // tcp_bbr.c:292–293: 2.885 · 10 000 B / 100 ms once SRTT is known (the bandwidth
     // sample, 10 kB/s · 2.885, is lower and STARTUP never lowers the rate).
     let mut d = Drive::new();
-    d.ack(Ack { rate: 1e4, ..Ack::default() });
+    d.ack(Ack {
+        rate: 1e4,
+        ..Ack::default()
+    });
     let want = 2.885_390_081_777_927 * 10_000.0 / 0.1;
-    assert!((d.b.pacing_bytes_per_sec() - want).abs() < 1.0, "{}", d.b.pacing_bytes_per_sec());
+    assert!(
+        (d.b.pacing_bytes_per_sec() - want).abs() < 1.0,
+        "{}",
+        d.b.pacing_bytes_per_sec()
+    );
 }
 
 #[test]
@@ -130,32 +147,60 @@ fn startup_grows_the_window_by_what_is_acked() {
     // Before the pipe is full cwnd only grows: +acked while below the target
     // 2.885·BtlBw·RTprop (tcp_bbr.c:543–544).
     let mut d = Drive::new();
-    d.ack(Ack { rate: 1e6, acked: 4, ..Ack::default() });
+    d.ack(Ack {
+        rate: 1e6,
+        acked: 4,
+        ..Ack::default()
+    });
     assert_eq!(d.b.cwnd_segments(), 14);
-    d.ack(Ack { rate: 1e6, acked: 6, ..Ack::default() });
+    d.ack(Ack {
+        rate: 1e6,
+        acked: 6,
+        ..Ack::default()
+    });
     assert_eq!(d.b.cwnd_segments(), 20);
 }
 
 #[test]
 fn the_bandwidth_estimate_is_the_max_over_ten_rounds() {
     let mut d = Drive::new();
-    d.ack(Ack { rate: 5e6, ..Ack::default() });
+    d.ack(Ack {
+        rate: 5e6,
+        ..Ack::default()
+    });
     for _ in 0..10 {
-        d.ack(Ack { rate: 1e6, ..Ack::default() });
+        d.ack(Ack {
+            rate: 1e6,
+            ..Ack::default()
+        });
         assert_eq!(d.b.btl_bw(), 5e6);
     }
     // Round 12: the 5 MB/s sample of round 1 is more than 10 rounds old.
-    d.ack(Ack { rate: 1e6, ..Ack::default() });
+    d.ack(Ack {
+        rate: 1e6,
+        ..Ack::default()
+    });
     assert_eq!(d.b.btl_bw(), 1e6);
 }
 
 #[test]
 fn an_application_limited_sample_cannot_lower_the_estimate_but_can_raise_it() {
     let mut d = Drive::new();
-    d.ack(Ack { rate: 2e6, ..Ack::default() });
-    d.ack(Ack { rate: 1e6, app_limited: true, ..Ack::default() });
+    d.ack(Ack {
+        rate: 2e6,
+        ..Ack::default()
+    });
+    d.ack(Ack {
+        rate: 1e6,
+        app_limited: true,
+        ..Ack::default()
+    });
     assert_eq!(d.b.btl_bw(), 2e6);
-    d.ack(Ack { rate: 3e6, app_limited: true, ..Ack::default() });
+    d.ack(Ack {
+        rate: 3e6,
+        app_limited: true,
+        ..Ack::default()
+    });
     assert_eq!(d.b.btl_bw(), 3e6);
 }
 
@@ -163,11 +208,21 @@ fn an_application_limited_sample_cannot_lower_the_estimate_but_can_raise_it() {
 fn three_rounds_without_a_quarter_more_bandwidth_fill_the_pipe_and_start_drain() {
     let mut d = Drive::new();
     for rate in [1e6, 2e6, 4e6, 4e6, 4e6] {
-        d.ack(Ack { rate, in_flight: 1000, prior: 1000, ..Ack::default() });
+        d.ack(Ack {
+            rate,
+            in_flight: 1000,
+            prior: 1000,
+            ..Ack::default()
+        });
         assert_eq!(d.b.mode(), Mode::Startup);
     }
     // 4.9 MB/s is less than 1.25 · 4 MB/s: the third round without growth.
-    d.ack(Ack { rate: 4.9e6, in_flight: 1000, prior: 1000, ..Ack::default() });
+    d.ack(Ack {
+        rate: 4.9e6,
+        in_flight: 1000,
+        prior: 1000,
+        ..Ack::default()
+    });
     assert!(d.b.filled_pipe());
     assert_eq!(d.b.mode(), Mode::Drain);
     assert!((d.b.pacing_gain() - 0.346_573_590_279_972_6).abs() < 1e-12);
@@ -181,10 +236,20 @@ fn growth_of_a_quarter_restarts_the_full_pipe_count() {
     // Two rounds without growth, then 5 MB/s = 1.25 · 4 MB/s, which counts as growth: the
     // count starts again, and the pipe is full three rounds later.
     for rate in [4e6, 4e6, 4e6, 5e6, 5e6, 5e6] {
-        d.ack(Ack { rate, in_flight: 1000, prior: 1000, ..Ack::default() });
+        d.ack(Ack {
+            rate,
+            in_flight: 1000,
+            prior: 1000,
+            ..Ack::default()
+        });
         assert_eq!(d.b.mode(), Mode::Startup);
     }
-    d.ack(Ack { rate: 5e6, in_flight: 1000, prior: 1000, ..Ack::default() });
+    d.ack(Ack {
+        rate: 5e6,
+        in_flight: 1000,
+        prior: 1000,
+        ..Ack::default()
+    });
     assert_eq!(d.b.mode(), Mode::Drain);
 }
 
@@ -194,11 +259,25 @@ fn drain_ends_when_the_flight_is_down_to_the_bdp() {
     d.fill_pipe();
     assert_eq!(d.b.mode(), Mode::Drain);
     // inflight(4 MB/s, 1) = 400 + 3 → 404 segments.
-    d.ack(Ack { rate: 4e6, in_flight: 405, prior: 405, ..Ack::default() });
+    d.ack(Ack {
+        rate: 4e6,
+        in_flight: 405,
+        prior: 405,
+        ..Ack::default()
+    });
     assert_eq!(d.b.mode(), Mode::Drain);
-    d.ack(Ack { rate: 4e6, in_flight: 404, prior: 404, ..Ack::default() });
+    d.ack(Ack {
+        rate: 4e6,
+        in_flight: 404,
+        prior: 404,
+        ..Ack::default()
+    });
     assert_eq!(d.b.mode(), Mode::ProbeBw);
-    assert_ne!(d.b.pacing_gain(), 0.75, "PROBE_BW never starts in the draining phase");
+    assert_ne!(
+        d.b.pacing_gain(),
+        0.75,
+        "PROBE_BW never starts in the draining phase"
+    );
 }
 
 #[test]
@@ -209,18 +288,36 @@ fn probe_bw_cycles_the_eight_gains_one_phase_per_rtprop() {
     // end one phase each. The 5/4 phase also needs the flight at 5/4·BDP (600 ≥ 504).
     let mut gains = Vec::new();
     for _ in 0..16 {
-        d.ack(Ack { dt: ms(101), rate: 4e6, in_flight: 600, prior: 600, ..Ack::default() });
+        d.ack(Ack {
+            dt: ms(101),
+            rate: 4e6,
+            in_flight: 600,
+            prior: 600,
+            ..Ack::default()
+        });
         gains.push(d.b.pacing_gain());
     }
-    let i = gains.iter().position(|&g| g == 1.25).expect("a probing phase");
-    assert_eq!(&gains[i..i + 8], &[1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
+    let i = gains
+        .iter()
+        .position(|&g| g == 1.25)
+        .expect("a probing phase");
+    assert_eq!(
+        &gains[i..i + 8],
+        &[1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    );
 }
 
 #[test]
 fn the_probing_phase_waits_for_its_flight_unless_a_loss_says_it_will_not_fit() {
     let mut d = Drive::new();
     d.probe_bw();
-    let step = Ack { dt: ms(101), rate: 4e6, in_flight: 300, prior: 300, ..Ack::default() };
+    let step = Ack {
+        dt: ms(101),
+        rate: 4e6,
+        in_flight: 300,
+        prior: 300,
+        ..Ack::default()
+    };
     while d.b.pacing_gain() != 1.25 {
         d.ack(step);
     }
@@ -240,7 +337,12 @@ fn in_probe_bw_the_window_is_two_bdp_plus_the_quantization_budget() {
     let mut d = Drive::new();
     d.probe_bw();
     for _ in 0..100 {
-        d.ack(Ack { dt: ms(10), rate: 4e6, acked: 50, ..Ack::default() });
+        d.ack(Ack {
+            dt: ms(10),
+            rate: 4e6,
+            acked: 50,
+            ..Ack::default()
+        });
     }
     // 2 · 4 MB/s · 100 ms = 800 segments, + 3 = 803, even: 804.
     assert_eq!(d.b.cwnd_segments(), 804);
@@ -254,7 +356,13 @@ fn rtprop_ten_seconds_old_starts_probe_rtt_which_holds_four_packets_for_200_ms_a
     let before = d.b.cwnd_segments();
     // RTT samples above RTprop (100 ms) never refresh it; at 10 s after the last refresh
     // the filter has expired.
-    let slow = Ack { dt: ms(500), rate: 4e6, rtt: ms(120), acked: 0, ..Ack::default() };
+    let slow = Ack {
+        dt: ms(500),
+        rate: 4e6,
+        rtt: ms(120),
+        acked: 0,
+        ..Ack::default()
+    };
     let t0 = d.now;
     while d.b.mode() != Mode::ProbeRtt {
         d.ack(slow);
@@ -267,7 +375,14 @@ fn rtprop_ten_seconds_old_starts_probe_rtt_which_holds_four_packets_for_200_ms_a
     assert!(d.b.marks_app_limited());
     // The flight falls to 4 packets: 200 ms start now. A round ends on the next ACK, but
     // the 200 ms have not passed; at 201 ms both have.
-    let low = Ack { dt: ms(100), rate: 4e6, rtt: ms(100), in_flight: 4, prior: 4, ..Ack::default() };
+    let low = Ack {
+        dt: ms(100),
+        rate: 4e6,
+        rtt: ms(100),
+        in_flight: 4,
+        prior: 4,
+        ..Ack::default()
+    };
     d.ack(low);
     d.ack(low);
     assert_eq!(d.b.mode(), Mode::ProbeRtt);
@@ -283,7 +398,12 @@ fn recovery_conserves_packets_for_a_round_then_restores_the_window() {
     let mut d = Drive::new();
     d.probe_bw();
     for _ in 0..50 {
-        d.ack(Ack { dt: ms(10), rate: 4e6, acked: 50, ..Ack::default() });
+        d.ack(Ack {
+            dt: ms(10),
+            rate: 4e6,
+            acked: 50,
+            ..Ack::default()
+        });
     }
     let full = d.b.cwnd_segments();
     assert_eq!(full, 804);
@@ -293,20 +413,48 @@ fn recovery_conserves_packets_for_a_round_then_restores_the_window() {
         flight_size: Bytes(700 * MSS),
         mss: Bytes(MSS),
     });
-    assert_eq!(d.b.cwnd_segments(), full, "BBR does not cut the window on a loss");
+    assert_eq!(
+        d.b.cwnd_segments(),
+        full,
+        "BBR does not cut the window on a loss"
+    );
     // First ACK in recovery: cwnd = in flight + acked = 600 + 2 (tcp_bbr.c:495–500).
-    let rec = Ack { dt: ms(1), rate: 4e6, acked: 2, in_flight: 600, prior: 601, losses: 1, state: CaState::Recovery, ..Ack::default() };
+    let rec = Ack {
+        dt: ms(1),
+        rate: 4e6,
+        acked: 2,
+        in_flight: 600,
+        prior: 601,
+        losses: 1,
+        state: CaState::Recovery,
+        ..Ack::default()
+    };
     d.ack(rec);
     assert_eq!(d.b.cwnd_segments(), 602);
     // Still conserving within the round: max(cwnd − losses, in flight + acked).
-    let cont = Ack { dt: ms(1), rate: 4e6, acked: 1, in_flight: 590, prior: 590, state: CaState::Recovery, ..Ack::default() };
+    let cont = Ack {
+        dt: ms(1),
+        rate: 4e6,
+        acked: 1,
+        in_flight: 590,
+        prior: 590,
+        state: CaState::Recovery,
+        ..Ack::default()
+    };
     let mut d2_before = d.b.cwnd_segments();
     d.delivered -= 1; // keep the next sample inside the round recovery started
     d.ack(cont);
     assert_eq!(d.b.cwnd_segments(), d2_before.max(591));
     d2_before = d.b.cwnd_segments();
     // Recovery over: the window saved at its start comes back (tcp_bbr.c:501–504).
-    d.ack(Ack { dt: ms(1), rate: 4e6, acked: 1, in_flight: 500, prior: 500, ..Ack::default() });
+    d.ack(Ack {
+        dt: ms(1),
+        rate: 4e6,
+        acked: 1,
+        in_flight: 500,
+        prior: 500,
+        ..Ack::default()
+    });
     assert!(d2_before < full);
     assert_eq!(d.b.cwnd_segments(), full);
 }
@@ -322,7 +470,15 @@ fn a_timeout_leaves_one_segment_and_the_window_grows_back_by_what_is_acked() {
         mss: Bytes(MSS),
     });
     assert_eq!(d.b.cwnd_segments(), 1);
-    d.ack(Ack { dt: ms(300), rate: 4e6, acked: 1, in_flight: 0, prior: 1, state: CaState::Loss, ..Ack::default() });
+    d.ack(Ack {
+        dt: ms(300),
+        rate: 4e6,
+        acked: 1,
+        in_flight: 0,
+        prior: 1,
+        state: CaState::Loss,
+        ..Ack::default()
+    });
     // cwnd + acked = 2, raised to the floor of min_cwnd = 4.
     assert_eq!(d.b.cwnd_segments(), 4);
 }
@@ -338,5 +494,9 @@ fn the_starting_phase_of_probe_bw_depends_on_the_seed_only() {
     assert_eq!(start(7), start(7));
     let phases: std::collections::BTreeSet<usize> = (0..64).map(start).collect();
     assert!(!phases.contains(&1), "never the draining phase");
-    assert_eq!(phases.len(), 7, "seven possible starting phases: {phases:?}");
+    assert_eq!(
+        phases.len(),
+        7,
+        "seven possible starting phases: {phases:?}"
+    );
 }

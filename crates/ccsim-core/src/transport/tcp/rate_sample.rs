@@ -240,7 +240,15 @@ mod tests {
         // ACK phase 109 ms: the rate is 10 000 B / 0.109 s.
         let mut r = burst(10);
         r.on_cumulative_ack(10);
-        let rs = r.generate(ms(109), 10 * MSS, 10 * MSS, 0, 10 * MSS, Dur::from_millis(100), CaState::Open);
+        let rs = r.generate(
+            ms(109),
+            10 * MSS,
+            10 * MSS,
+            0,
+            10 * MSS,
+            Dur::from_millis(100),
+            CaState::Open,
+        );
         assert_eq!(rs.delivered, Bytes(10 * MSS));
         assert_eq!(rs.interval, Some(Dur::from_millis(109)));
         assert_eq!(rs.prior_delivered, Bytes(0));
@@ -254,10 +262,26 @@ mod tests {
         // 11 segments delivered: 10 000 B over 100 ms.
         let mut r = burst(10);
         r.on_cumulative_ack(1);
-        let _ = r.generate(ms(100), MSS, MSS, 0, 10 * MSS, Dur::from_millis(100), CaState::Open);
+        let _ = r.generate(
+            ms(100),
+            MSS,
+            MSS,
+            0,
+            10 * MSS,
+            Dur::from_millis(100),
+            CaState::Open,
+        );
         r.on_send(10, ms(100), MSS, 9);
         r.on_cumulative_ack(11);
-        let rs = r.generate(ms(200), 11 * MSS, 10 * MSS, 0, 10 * MSS, Dur::from_millis(100), CaState::Open);
+        let rs = r.generate(
+            ms(200),
+            11 * MSS,
+            10 * MSS,
+            0,
+            10 * MSS,
+            Dur::from_millis(100),
+            CaState::Open,
+        );
         assert_eq!(rs.prior_delivered, Bytes(MSS));
         assert_eq!(rs.delivered, Bytes(10 * MSS));
         assert_eq!(rs.interval, Some(Dur::from_millis(100)));
@@ -267,7 +291,15 @@ mod tests {
     fn an_interval_below_the_minimum_rtt_is_not_a_sample() {
         let mut r = burst(2);
         r.on_cumulative_ack(1);
-        let rs = r.generate(ms(5), MSS, MSS, 0, 2 * MSS, Dur::from_millis(10), CaState::Open);
+        let rs = r.generate(
+            ms(5),
+            MSS,
+            MSS,
+            0,
+            2 * MSS,
+            Dur::from_millis(10),
+            CaState::Open,
+        );
         assert_eq!(rs.interval, None);
         assert_eq!(rs.rate(), None);
         assert_eq!(rs.acked_sacked, Bytes(MSS));
@@ -287,12 +319,28 @@ mod tests {
         // last). The later cumulative ACK of 0..4 must pick from 0 and 1 only.
         let mut r = burst(4);
         r.on_sacked(2, 4);
-        let rs = r.generate(ms(100), 2 * MSS, 2 * MSS, 0, 4 * MSS, Dur::ZERO, CaState::Open);
+        let rs = r.generate(
+            ms(100),
+            2 * MSS,
+            2 * MSS,
+            0,
+            4 * MSS,
+            Dur::ZERO,
+            CaState::Open,
+        );
         assert_eq!(rs.delivered, Bytes(2 * MSS));
         assert_eq!(rs.interval, Some(Dur::from_millis(100)));
         r.on_cumulative_ack(4);
         // Segment 1 (sent at 1 ms) is chosen: P.first_sent_time = 0, P.delivered_time = 0.
-        let rs = r.generate(ms(150), 4 * MSS, 2 * MSS, 0, 2 * MSS, Dur::ZERO, CaState::Open);
+        let rs = r.generate(
+            ms(150),
+            4 * MSS,
+            2 * MSS,
+            0,
+            2 * MSS,
+            Dur::ZERO,
+            CaState::Open,
+        );
         assert_eq!(rs.delivered, Bytes(4 * MSS));
         assert_eq!(rs.interval, Some(Dur::from_millis(150)));
     }
@@ -303,7 +351,15 @@ mod tests {
         // is the most recently sent, with the delivery state of 300 ms.
         let mut r = burst(3);
         r.on_sacked(1, 3);
-        let _ = r.generate(ms(100), 2 * MSS, 2 * MSS, 1, 3 * MSS, Dur::ZERO, CaState::Recovery);
+        let _ = r.generate(
+            ms(100),
+            2 * MSS,
+            2 * MSS,
+            1,
+            3 * MSS,
+            Dur::ZERO,
+            CaState::Recovery,
+        );
         r.on_send(0, ms(300), 2 * MSS, 3);
         r.on_cumulative_ack(3);
         let rs = r.generate(ms(400), 3 * MSS, MSS, 0, MSS, Dur::ZERO, CaState::Recovery);

@@ -23,8 +23,8 @@ mod options_tests;
 mod subflow;
 
 use super::config::{RecoverySpec, TcpSpec};
-use super::handshake::Handshake;
 use super::ecn::EcnSender;
+use super::handshake::Handshake;
 use super::path_select::{FlowOutcome, PathSelector};
 use super::prr::Prr;
 use super::rate_sample::RateSampler;
@@ -750,7 +750,13 @@ impl TcpSender {
 
     /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
     /// `tcp_rate_gen` then `cong_control`).
-    fn rate_sample(&mut self, ev: &AckEvent, prior_in_flight: u64, prior_lost: u64, prior_delivered: u64) {
+    fn rate_sample(
+        &mut self,
+        ev: &AckEvent,
+        prior_in_flight: u64,
+        prior_lost: u64,
+        prior_delivered: u64,
+    ) {
         let mss = self.mss();
         let losses = (self.lost_total() - prior_lost) * mss;
         let ca_state = self.ca_state();

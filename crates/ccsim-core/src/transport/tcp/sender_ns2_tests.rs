@@ -1,7 +1,9 @@
 //! ns-2's sending and window rules (`sender_ns2.rs`) driven ACK by ACK: each expected value
 //! is the arithmetic of the ns-2.35 source line cited.
 
-use super::super::config::{Halving, InitSsthresh, LossFlight, MaxWindowWord, RecoverySpec, TcpSpec};
+use super::super::config::{
+    Halving, InitSsthresh, LossFlight, MaxWindowWord, RecoverySpec, TcpSpec,
+};
 use super::super::rto::RtoSpec;
 use super::TcpSender;
 use crate::apps::SenderApp;
