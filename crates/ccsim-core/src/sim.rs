@@ -332,7 +332,7 @@ impl Simulation {
             let tx = EndpointId(endpoints.len() as u32);
             let rx = EndpointId(tx.0 + 1);
             let (src, dst) = (NodeId(f.from as u32), NodeId(f.to as u32));
-            let rng = SimRng::stream(seed, &format!("flow:{}:app", f.name));
+            let rng = SimRng::stream_of(seed, &["flow:", &f.name, ":app"]);
             match &f.transport {
                 TransportSpec::Tcp(t) => {
                     if let Some(d) = t.delayed_ack {
@@ -346,11 +346,11 @@ impl Simulation {
                     }
                     let app = SenderApp::new(&t.app, rng);
                     let total = app.total_bytes();
-                    let cc_seed = SimRng::stream(seed, &format!("flow:{}:cc", f.name)).next_u64();
+                    let cc_seed = SimRng::stream_of(seed, &["flow:", &f.name, ":cc"]).next_u64();
                     let mut tx_ep =
                         TcpSender::new(fid, dst, rx, t.clone(), app).with_cc_seed(cc_seed);
                     if let Some(sel) = t.select {
-                        let rng = SimRng::stream(seed, &format!("flow:{}:select", f.name));
+                        let rng = SimRng::stream_of(seed, &["flow:", &f.name, ":select"]);
                         tx_ep = tx_ep.with_selector(PathSelector::new(sel, f.paths.len(), rng));
                     }
                     endpoints.push(Endpoint::TcpSender(tx_ep));

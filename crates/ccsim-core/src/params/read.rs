@@ -161,6 +161,26 @@ pub fn read_table(
     Some(read_fields(cx, path, m, &[params], None, scope))
 }
 
+/// Read again from `m` the entries of `r` named in `names`, keeping the rest: for a table
+/// that repeats an earlier one but for these keys (`scenario/repeats.rs`). They must not
+/// be derived defaults of the others, nor others of them.
+pub fn reread(
+    cx: &mut Cx,
+    path: &str,
+    m: &Map<String, Value>,
+    r: &mut Resolved,
+    names: &[&str],
+    scope: &Scope,
+) {
+    for e in r
+        .entries
+        .iter_mut()
+        .filter(|e| names.contains(&e.param.name))
+    {
+        *e = read_entry(cx, path, m, e.param, scope);
+    }
+}
+
 /// Read the parameters `groups` from `m` (keys are not checked here).
 pub fn read_fields(
     cx: &mut Cx,

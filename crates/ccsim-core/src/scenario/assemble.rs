@@ -61,7 +61,7 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         .simulation
         .as_ref()
         .and_then(|r| typed::<SimConfig>(cx, "simulation", r));
-    let net = links(cx, &doc.links);
+    let net = links(cx, &doc.links, &doc.link_templates);
     let flows = assemble_flows::flows(cx, &mut doc.flows, &net);
     let trace = doc
         .trace
@@ -156,6 +156,8 @@ pub(crate) struct Net {
     pub entry_of: Vec<usize>,
     /// Entry names, their entry index and the directed links they select.
     pub aliases: Vec<(String, usize, Vec<usize>)>,
+    /// Position of each entry name in `aliases`.
+    alias_ix: HashMap<String, usize>,
     node_ix: HashMap<String, usize>,
     link_ix: HashMap<String, usize>,
 }
@@ -185,10 +187,7 @@ impl Net {
         if let Some(l) = self.link(name) {
             return Some(vec![l]);
         }
-        self.aliases
-            .iter()
-            .find(|(a, _, _)| a == name)
-            .map(|(_, _, ix)| ix.clone())
+        self.alias_ix.get(name).map(|&k| self.aliases[k].2.clone())
     }
 
     /// The node called `name`, or a problem listing the known ones.
@@ -221,49 +220,93 @@ impl Net {
     }
 }
 
-fn links(cx: &mut Cx, entries: &[(usize, Resolved)]) -> Net {
+fn links(cx: &mut Cx, entries: &[(usize, Resolved)], templates: &[Option<usize>]) -> Net {
     let mut net = Net::default();
-    for (i, r) in entries {
-        link(cx, &mut net, *i, r);
+    // The typed values of each repeated entry, from its first reading (`repeats.rs`).
+    let mut typed: HashMap<usize, LinkValues> = HashMap::new();
+    for (k, (i, r)) in entries.iter().enumerate() {
+        let template = templates.get(k).copied().flatten();
+        let values = match template.and_then(|n| typed.get(&n)) {
+            Some(v) => v.clone(),
+            None => {
+                let before = cx.problems.len();
+                let v = link_values(cx, &index("link", *i), r);
+                if let (Some(n), true) = (template, cx.problems.len() == before) {
+                    typed.insert(n, v.clone());
+                }
+                v
+            }
+        };
+        link(cx, &mut net, *i, r, values);
     }
     net
 }
 
-/// A node name of a link: non-empty and without "->".
-fn node_name(cx: &mut Cx, path: &str, s: &str) -> Option<String> {
+/// What a `[[link]]` entry configures besides its endpoints and name.
+#[derive(Clone)]
+struct LinkValues {
+    rate: Rate,
+    delay: Dur,
+    queue: Option<QueueSpec>,
+    loss: LossSpec,
+}
+
+fn link_values(cx: &mut Cx, path: &str, r: &Resolved) -> LinkValues {
+    let rate: Rate = get(cx, path, r, "rate").unwrap_or(Rate(1));
+    let delay: Dur = get(cx, path, r, "delay").unwrap_or(Dur::ZERO);
+    let queue: Option<QueueSpec> = r.get("queue").and_then(|e| e.sub.as_ref()).and_then(|q| {
+        constraints::red(cx, &join(path, "queue"), q);
+        typed(cx, &join(path, "queue"), q)
+    });
+    let loss = r
+        .get("loss")
+        .and_then(|e| e.sub.as_ref())
+        .map(|l| checked(cx, path, LossSpec::from_resolved(l)).unwrap_or(LossSpec::None))
+        .unwrap_or(LossSpec::None);
+    LinkValues {
+        rate,
+        delay,
+        queue,
+        loss,
+    }
+}
+
+/// Whether `s` may name a node of a link: non-empty and without "->" (`path`, made only
+/// for a problem, locates it).
+fn node_name_ok(cx: &mut Cx, path: impl FnOnce() -> String, s: &str) -> bool {
     if s.trim().is_empty() {
-        cx.err(path, "a node name must not be empty");
-        return None;
+        cx.err(&path(), "a node name must not be empty");
+        return false;
     }
     if s.contains("->") {
         cx.err(
-            path,
+            &path(),
             format!("node name \"{}\" must not contain \"->\"", shorten(s)),
         );
-        return None;
+        return false;
     }
-    Some(s.to_string())
+    true
 }
 
-fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
+fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved, values: LinkValues) {
     let path = index("link", i);
-    // Endpoints: node ids (registered in order of first appearance) and the path to blame.
-    let mut ends: Option<(usize, usize, bool, String)> = None;
+    // Endpoints: node ids (registered in order of first appearance) and the key to blame.
+    // Paths of problems are made only when there is one (a fat-tree has 10⁵ links).
+    let mut ends: Option<(usize, usize, bool, &str)> = None;
     let given = |k: &str| r.explicit(k);
     match (given("between"), given("from"), given("to")) {
         (true, false, false) => {
-            let bp = join(&path, "between");
-            if let Value::Array(a) = r.value("between") {
+            if let Some(Value::Array(a)) = r.get("between").map(|e| &e.value) {
                 let mut ids = Vec::new();
                 for (k, v) in a.iter().enumerate() {
                     let id = v
                         .as_str()
-                        .and_then(|s| node_name(cx, &index(&bp, k), s))
-                        .map(|n| net.node_id(&n));
+                        .filter(|s| node_name_ok(cx, || index(&join(&path, "between"), k), s))
+                        .map(|n| net.node_id(n));
                     ids.push(id);
                 }
                 if let [Some(x), Some(y)] = ids[..] {
-                    ends = Some((x, y, true, bp));
+                    ends = Some((x, y, true, "between"));
                 }
             }
         }
@@ -279,33 +322,30 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
         ),
         (false, f, t) => {
             let mut end = |cx: &mut Cx, key: &str, present: bool| {
-                let p = join(&path, key);
                 if !present {
-                    cx.err(&p, "missing; a one-way link needs from and to");
+                    cx.err(
+                        &join(&path, key),
+                        "missing; a one-way link needs from and to",
+                    );
                     return None;
                 }
                 text(r, key)
-                    .and_then(|s| node_name(cx, &p, &s))
+                    .filter(|s| node_name_ok(cx, || join(&path, key), s))
                     .map(|n| net.node_id(&n))
             };
             let x = end(cx, "from", f);
             let y = end(cx, "to", t);
             if let (Some(x), Some(y)) = (x, y) {
-                ends = Some((x, y, false, join(&path, "to")));
+                ends = Some((x, y, false, "to"));
             }
         }
     }
-    let rate: Rate = get(cx, &path, r, "rate").unwrap_or(Rate(1));
-    let delay: Dur = get(cx, &path, r, "delay").unwrap_or(Dur::ZERO);
-    let queue: Option<QueueSpec> = r.get("queue").and_then(|e| e.sub.as_ref()).and_then(|q| {
-        constraints::red(cx, &join(&path, "queue"), q);
-        typed(cx, &join(&path, "queue"), q)
-    });
-    let loss = r
-        .get("loss")
-        .and_then(|e| e.sub.as_ref())
-        .map(|l| checked(cx, &path, LossSpec::from_resolved(l)).unwrap_or(LossSpec::None))
-        .unwrap_or(LossSpec::None);
+    let LinkValues {
+        rate,
+        delay,
+        queue,
+        loss,
+    } = values;
     let direction = text(r, "loss_direction").unwrap_or_else(|| "both".into());
     if r.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
         cx.err(
@@ -314,14 +354,14 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
              is on its only direction",
         );
     }
-    let np = join(&path, "name");
+    let np = || join(&path, "name");
     let alias = text(r, "name").and_then(|s| {
         if s.is_empty() {
-            cx.err(&np, "a link name must not be empty");
+            cx.err(&np(), "a link name must not be empty");
             None
         } else if s.contains("->") {
             cx.err(
-                &np,
+                &np(),
                 format!(
                     "link name \"{}\" must not contain \"->\" (that form is reserved for \
                      directed names such as \"r1->r2\")",
@@ -329,9 +369,9 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
                 ),
             );
             None
-        } else if let Some((_, e, _)) = net.aliases.iter().find(|(a, _, _)| *a == s) {
+        } else if let Some(&(_, e, _)) = net.alias_ix.get(&s).map(|&k| &net.aliases[k]) {
             cx.err(
-                &np,
+                &np(),
                 format!(
                     "duplicate link name \"{}\" (also used by link[{e}])",
                     shorten(&s)
@@ -347,7 +387,7 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
     if let (Some((x, y, duplex, ep)), Some(queue)) = (ends, queue) {
         if x == y {
             cx.err(
-                &ep,
+                &join(&path, ep),
                 format!(
                     "a link cannot connect node \"{}\" to itself",
                     shorten(&net.nodes[x])
@@ -364,7 +404,7 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
                 let name = format!("{}->{}", net.nodes[a], net.nodes[b]);
                 if let Some(k) = net.link(&name) {
                     cx.err(
-                        &ep,
+                        &join(&path, ep),
                         format!(
                             "duplicate link \"{}\": already defined by link[{}]",
                             shorten(&name),
@@ -390,6 +430,7 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved) {
         }
     }
     if let Some(a) = alias {
+        net.alias_ix.insert(a.clone(), net.aliases.len());
         net.aliases.push((a, i, made));
     }
 }

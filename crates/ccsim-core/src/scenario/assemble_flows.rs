@@ -40,11 +40,16 @@ pub(crate) fn flows(cx: &mut Cx, entries: &mut [FlowDoc], net: &Net) -> Flows {
     let edges: Vec<(usize, usize)> = net.links.iter().map(|l| (l.from, l.to)).collect();
     let mut reach = Reachability::new(net.nodes.len(), &edges);
     let mut names: HashMap<String, usize> = HashMap::new();
+    let mut typed = HashMap::new();
     for e in entries {
-        flow(cx, net, &mut reach, e, &mut names, &mut out);
+        flow(cx, net, &mut reach, e, &mut names, &mut typed, &mut out);
     }
     out
 }
+
+/// A repeated entry's typed transport and its resolved table after `transport_spec`, by
+/// the entry's template number (`repeats.rs`).
+type Typed = HashMap<usize, (TransportSpec, Resolved)>;
 
 fn flow(
     cx: &mut Cx,
@@ -52,6 +57,7 @@ fn flow(
     reach: &mut Reachability,
     e: &mut FlowDoc,
     names: &mut HashMap<String, usize>,
+    typed: &mut Typed,
     out: &mut Flows,
 ) {
     let i = e.index;
@@ -136,10 +142,27 @@ fn flow(
         _ => Vec::new(),
     };
 
-    let spec = e
-        .transport
-        .as_mut()
-        .and_then(|t| transport_spec(cx, &path, t, written, &paths));
+    // An entry that repeats an earlier one (and pins no paths) is typed as that one was.
+    let template = e.template.filter(|_| written.is_none());
+    let spec = match template.and_then(|n| typed.get(&n)) {
+        Some((spec, t)) => {
+            e.transport = Some(t.clone());
+            Some(spec.clone())
+        }
+        None => {
+            let before = cx.problems.len();
+            let spec = e
+                .transport
+                .as_mut()
+                .and_then(|t| transport_spec(cx, &path, t, written, &paths));
+            if let (Some(n), Some(s), Some(t)) = (template, &spec, &e.transport) {
+                if cx.problems.len() == before {
+                    typed.insert(n, (s.clone(), t.clone()));
+                }
+            }
+            spec
+        }
+    };
 
     // Expansion and unique names.
     let first = out.names.len();

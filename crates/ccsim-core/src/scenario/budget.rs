@@ -196,24 +196,31 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
         }
         let fill_bytes = ((inflow - l.rate.as_f64()).max(0.0) * secs / 8.0).min(1e30);
         let fill_packets = (fill_bytes / smallest as f64).ceil();
-        let (limit_packets, limit_text) = match &l.queue {
+        let limit_packets = match &l.queue {
             QueueSpec::DropTail {
                 limit: QueueLimit::Packets(p),
-            } => (*p as f64, format!("{p}p")),
+            } => *p as f64,
             QueueSpec::DropTail {
                 limit: QueueLimit::Bytes(b),
-            } => ((*b / 40).max(1) as f64, format!("{b}B")),
-            QueueSpec::Red(r) => (r.limit as f64, format!("{}p", r.limit)),
-            QueueSpec::Step(q) => (q.limit as f64, format!("{}p", q.limit)),
-            QueueSpec::Codel(q) => (q.limit as f64, format!("{}p", q.limit)),
-            QueueSpec::Pie(q) => (q.limit as f64, format!("{}p", q.limit)),
-            QueueSpec::FqCodel(q) => (q.limit as f64, format!("{}p", q.limit)),
+            } => (*b / 40).max(1) as f64,
+            QueueSpec::Red(r) => r.limit as f64,
+            QueueSpec::Step(q) => q.limit as f64,
+            QueueSpec::Codel(q) => q.limit as f64,
+            QueueSpec::Pie(q) => q.limit as f64,
+            QueueSpec::FqCodel(q) => q.limit as f64,
         };
         let held = fill_packets.min(limit_packets);
         let bytes = (held * BYTES_PER_QUEUED_PACKET as f64).min(u64::MAX as f64) as u64;
         if bytes < (1 << 20) {
             continue;
         }
+        // Words only for the queues that matter (a fat-tree has 10⁵ small ones).
+        let limit_text = match &l.queue {
+            QueueSpec::DropTail {
+                limit: QueueLimit::Bytes(b),
+            } => format!("{b}B"),
+            _ => format!("{limit_packets}p"),
+        };
         let named = match &l.alias {
             Some(a) => format!("link \"{}\" ({})", a, l.name),
             None => format!("link {}", l.name),

@@ -2,9 +2,12 @@
 //! has — and the first pass, which reads the whole document with the declarations of the
 //! components each table configures.
 
+use super::repeats::Repeats;
 use crate::net::dv::config::{EVENT_PARAMS, ROUTING_KINDS};
 use crate::net::link_config;
-use crate::params::read::{check_keys, read_flat, read_kinded, read_table, table, Scope};
+use crate::params::read::{
+    check_keys, read_fields, read_flat, read_kinded, read_table, reread, table, Scope,
+};
 use crate::params::text::{describe, index};
 use crate::params::{Cx, Dflt, Layer, Param, Resolved, Ty};
 use crate::transport::tcp::stack;
@@ -158,7 +161,15 @@ pub struct FlowDoc {
     pub common: Resolved,
     /// The transport's keys.
     pub transport: Option<Resolved>,
+    /// The number of the earlier entry this one repeats but for its name, endpoints,
+    /// count and paths (its transport is a copy of that entry's; `repeats.rs`).
+    pub template: Option<usize>,
 }
+
+/// The keys in which `[[link]]` and `[[flow]]` entries that otherwise repeat one another
+/// differ (`repeats.rs`).
+const LINK_IDENTITY: &[&str] = &["between", "from", "to", "name"];
+const FLOW_IDENTITY: &[&str] = &["name", "from", "to", "count", "paths"];
 
 /// The document as read: every table resolved that could be (problems are in the `Cx`).
 #[derive(Clone, Debug, Default)]
@@ -171,6 +182,9 @@ pub struct Doc {
     pub measure: Option<Resolved>,
     /// `[[link]]` entries that are tables, with their index.
     pub links: Vec<(usize, Resolved)>,
+    /// For each of `links`, the number of the earlier entry it repeats but for its
+    /// endpoints and name (`repeats.rs`).
+    pub link_templates: Vec<Option<usize>>,
     /// `[[flow]]` entries that are tables.
     pub flows: Vec<FlowDoc>,
     /// `[routing]`.
@@ -230,9 +244,28 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
             if entries.is_some_and(|e| e.is_empty()) {
                 cx.err("link", "at least one link is required");
             }
+            let mut repeats: Repeats<Resolved> = Repeats::new(LINK_IDENTITY);
             for (i, e) in entries.unwrap_or_default().iter().enumerate() {
-                if let Some(r) = read_table(cx, &index("link", i), e, link_config::PARAMS, &none) {
+                let path = index("link", i);
+                if let Some((m, (n, template))) =
+                    e.as_object().and_then(|m| Some((m, repeats.find(m)?)))
+                {
+                    let mut r = template.clone();
+                    reread(cx, &path, m, &mut r, LINK_IDENTITY, &none);
                     out.links.push((i, r));
+                    out.link_templates.push(Some(n));
+                    continue;
+                }
+                let before = cx.problems.len();
+                if let Some(r) = read_table(cx, &path, e, link_config::PARAMS, &none) {
+                    let n = match e.as_object() {
+                        Some(m) if cx.problems.len() == before => {
+                            Some(repeats.remember(m, r.clone()))
+                        }
+                        _ => None,
+                    };
+                    out.links.push((i, r));
+                    out.link_templates.push(n);
                 }
             }
         }
@@ -250,19 +283,40 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
             layers.push(l);
         }
         let scope = Scope::new(&layers);
+        let mut repeats: Repeats<Resolved> = Repeats::new(FLOW_IDENTITY);
         for (i, e) in list(cx, "flow", v, "flow")
             .unwrap_or_default()
             .iter()
             .enumerate()
         {
             let path = index("flow", i);
+            if let Some((m, (n, transport))) =
+                e.as_object().and_then(|m| Some((m, repeats.find(m)?)))
+            {
+                let common = read_fields(cx, &path, m, &[FLOW_PARAMS], None, &scope);
+                out.flows.push(FlowDoc {
+                    index: i,
+                    common,
+                    transport: Some(transport.clone()),
+                    template: Some(n),
+                });
+                continue;
+            }
+            let before = cx.problems.len();
             if let Some((common, transport)) =
                 read_flat(cx, &path, e, FLOW_PARAMS, "transport", &TRANSPORTS, &scope)
             {
+                let template = match (e.as_object(), &transport) {
+                    (Some(m), Some(t)) if cx.problems.len() == before => {
+                        Some(repeats.remember(m, t.clone()))
+                    }
+                    _ => None,
+                };
                 out.flows.push(FlowDoc {
                     index: i,
                     common,
                     transport,
+                    template,
                 });
             }
         }

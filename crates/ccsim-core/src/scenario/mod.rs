@@ -24,6 +24,7 @@ pub mod document;
 pub mod limits;
 pub mod model;
 mod parse;
+mod repeats;
 
 pub use model::*;
 pub use parse::{
