@@ -37,8 +37,15 @@ pub(super) fn plain(cx: &mut Cx, path: &str, v: &Value, p: &Param, ty: &Ty) -> O
             }
         },
         Ty::Int { min, max } => {
-            let range = int_range(p.name, min, max).map_or(String::new(), |r| format!(", {r}"));
-            let u = uint(cx, path, v, &format!("{range}{hint}"))?;
+            // The hint is words for a problem: made only when there is one.
+            let u = match v.as_u64() {
+                Some(u) => u,
+                None => {
+                    let range =
+                        int_range(p.name, min, max).map_or(String::new(), |r| format!(", {r}"));
+                    uint(cx, path, v, &format!("{range}{hint}"))?
+                }
+            };
             in_range(cx, path, u, min, max, p.name, "", &hint).map(Value::from)
         }
         Ty::Float { min, max } => {

@@ -71,10 +71,59 @@ fn machine_memory() -> Option<u64> {
 pub struct Item {
     /// The setting that drives it, as a document path.
     pub path: String,
-    /// What grows, for the message.
-    pub what: String,
+    /// What grows, for the message (`Item::words`).
+    pub what: What,
     /// Estimated bytes.
     pub bytes: u64,
+}
+
+/// What an item of the estimate is. A queue's words are made only for a message: a
+/// fat-tree has 10⁵ queues, and formatting each was a tenth of a 4 096-flow set-up.
+#[derive(Clone, Debug, PartialEq)]
+pub enum What {
+    /// Said in full.
+    Text(String),
+    /// The queue of a link, whose inputs can queue about `held` packets.
+    Queue {
+        /// The link: an index into `Scenario::links`.
+        link: usize,
+        /// Packets its inputs can queue in the run, up to its limit.
+        held: f64,
+    },
+}
+
+impl Item {
+    /// What grows, in words for a message.
+    pub fn words(&self, sc: &Scenario) -> String {
+        match &self.what {
+            What::Text(t) => t.clone(),
+            What::Queue { link, held } => {
+                let l = &sc.links[*link];
+                let limit = match &l.queue {
+                    QueueSpec::DropTail {
+                        limit: QueueLimit::Bytes(b),
+                    } => format!("{b}B"),
+                    QueueSpec::DropTail {
+                        limit: QueueLimit::Packets(p),
+                    } => format!("{p}p"),
+                    QueueSpec::Red(r) => format!("{}p", r.limit),
+                    QueueSpec::Step(q) => format!("{}p", q.limit),
+                    QueueSpec::Codel(q) => format!("{}p", q.limit),
+                    QueueSpec::Pie(q) => format!("{}p", q.limit),
+                    QueueSpec::FqCodel(q) => format!("{}p", q.limit),
+                };
+                let named = match &l.alias {
+                    Some(a) => format!("link \"{}\" ({})", a, l.name),
+                    None => format!("link {}", l.name),
+                };
+                format!(
+                    "the queue of {named} (limit {limit}; its inputs can queue about {held:.3e} \
+                     packets in {})",
+                    sc.duration
+                )
+            }
+        }
+    }
 }
 
 /// The memory estimate of `sc`, largest part first.
@@ -133,13 +182,13 @@ fn trace_item(sc: &Scenario) -> Option<Item> {
         .saturating_mul(8 * SERIES_COPIES);
     Some(Item {
         path: "trace.interval".into(),
-        what: format!(
+        what: What::Text(format!(
             "the time series ({} samples every {} of {} flows and {} links)",
             instants,
             t.interval,
             t.flows.len(),
             t.links.len()
-        ),
+        )),
         bytes,
     })
 }
@@ -183,7 +232,7 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
             _ => window_sender_at[f.from] = true,
         }
     }
-    for l in &sc.links {
+    for (k, l) in sc.links.iter().enumerate() {
         // what enters l's sending node, but not from l's far end
         let back = between.get(&(l.to, l.from)).copied().unwrap_or(0);
         let mut inflow = (into[l.from] - back + cbr[l.from]) as f64;
@@ -214,24 +263,9 @@ fn queue_items(sc: &Scenario) -> Vec<Item> {
         if bytes < (1 << 20) {
             continue;
         }
-        // Words only for the queues that matter (a fat-tree has 10⁵ small ones).
-        let limit_text = match &l.queue {
-            QueueSpec::DropTail {
-                limit: QueueLimit::Bytes(b),
-            } => format!("{b}B"),
-            _ => format!("{limit_packets}p"),
-        };
-        let named = match &l.alias {
-            Some(a) => format!("link \"{}\" ({})", a, l.name),
-            None => format!("link {}", l.name),
-        };
         out.push(Item {
             path: "link".into(),
-            what: format!(
-                "the queue of {named} (limit {limit_text}; its inputs can queue about {:.3e} \
-                 packets in {})",
-                held, sc.duration
-            ),
+            what: What::Queue { link: k, held },
             bytes,
         });
     }
@@ -248,7 +282,7 @@ fn routing_item(sc: &Scenario) -> Option<Item> {
         * 64;
     Some(Item {
         path: "routing".into(),
-        what: format!("the distance-vector tables of {n} nodes"),
+        what: What::Text(format!("the distance-vector tables of {n} nodes")),
         bytes,
     })
 }
@@ -308,7 +342,7 @@ pub fn check(sc: &Scenario) -> Vec<Problem> {
                 message: format!(
                     "{} would need about {} of memory, and the whole run about {}, more \
                      than the memory limit of {} ({whence}); {advice}",
-                    item.what,
+                    item.words(sc),
                     human(item.bytes),
                     human(total),
                     human(limit)

@@ -166,6 +166,10 @@ fn forbidden(c: char) -> bool {
 
 /// The first forbidden character and its position (in characters), if any.
 fn bad_char(s: &str) -> Option<(usize, char)> {
+    // Printable ASCII, nearly every string, is checked a byte at a time.
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return None;
+    }
     s.chars().enumerate().find(|(_, c)| forbidden(*c))
 }
 
