@@ -161,23 +161,24 @@ pub fn read_table(
     Some(read_fields(cx, path, m, &[params], None, scope))
 }
 
-/// Read again from `m` the entries of `r` named in `names`, keeping the rest: for a table
-/// that repeats an earlier one but for these keys (`scenario/repeats.rs`). They must not
-/// be derived defaults of the others, nor others of them.
-pub fn reread(
+/// Read from `m` only the parameters of `params` named in `names` (keys are not checked
+/// here): the keys of a table that repeats an earlier one but for these
+/// (`scenario/repeats.rs`). None of them may be a derived default.
+pub fn read_named(
     cx: &mut Cx,
     path: &str,
     m: &Map<String, Value>,
-    r: &mut Resolved,
+    params: &'static [Param],
     names: &[&str],
     scope: &Scope,
-) {
-    for e in r
-        .entries
-        .iter_mut()
-        .filter(|e| names.contains(&e.param.name))
-    {
-        *e = read_entry(cx, path, m, e.param, scope);
+) -> Resolved {
+    Resolved {
+        kind: None,
+        entries: params
+            .iter()
+            .filter(|p| names.contains(&p.name))
+            .map(|p| read_entry(cx, path, m, p, scope))
+            .collect(),
     }
 }
 
@@ -236,6 +237,17 @@ fn read_entry(
     scope: &Scope,
 ) -> Entry {
     if let Some(v) = m.get(p.name) {
+        // A name (text with no alternative word) has nothing to check but its type: no
+        // path is built for it (generated scenarios name 10⁴–10⁵ nodes, links and flows).
+        if let (Ty::Text, Alt::No, Value::String(s)) = (p.ty, p.alt, v) {
+            return Entry {
+                param: p,
+                origin: Origin::Explicit,
+                value: Value::from(s.as_str()),
+                sub: None,
+                bad: false,
+            };
+        }
         let at = join(path, p.name);
         if let Some((value, sub)) = read_value(cx, &at, v, p, scope) {
             return Entry {

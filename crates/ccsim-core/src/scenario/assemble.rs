@@ -4,7 +4,7 @@
 
 use super::assemble_flows::{self, Flows};
 use super::constraints;
-use super::document::Doc;
+use super::document::{Doc, LinkDoc};
 use super::model::Scenario;
 use crate::measure::{MeasureConfig, Window};
 use crate::net::dv::{DvInitial, DvSpec, LinkEvent};
@@ -61,7 +61,7 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
         .simulation
         .as_ref()
         .and_then(|r| typed::<SimConfig>(cx, "simulation", r));
-    let net = links(cx, &doc.links, &doc.link_templates);
+    let net = links(cx, &doc.links);
     let flows = assemble_flows::flows(cx, &mut doc.flows, &net);
     let trace = doc
         .trace
@@ -220,24 +220,23 @@ impl Net {
     }
 }
 
-fn links(cx: &mut Cx, entries: &[(usize, Resolved)], templates: &[Option<usize>]) -> Net {
+fn links(cx: &mut Cx, entries: &[LinkDoc]) -> Net {
     let mut net = Net::default();
     // The typed values of each repeated entry, from its first reading (`repeats.rs`).
     let mut typed: HashMap<usize, LinkValues> = HashMap::new();
-    for (k, (i, r)) in entries.iter().enumerate() {
-        let template = templates.get(k).copied().flatten();
-        let values = match template.and_then(|n| typed.get(&n)) {
+    for e in entries {
+        let values = match e.template.and_then(|n| typed.get(&n)) {
             Some(v) => v.clone(),
             None => {
                 let before = cx.problems.len();
-                let v = link_values(cx, &index("link", *i), r);
-                if let (Some(n), true) = (template, cx.problems.len() == before) {
+                let v = link_values(cx, &index("link", e.index), &e.table);
+                if let (Some(n), true) = (e.template, cx.problems.len() == before) {
                     typed.insert(n, v.clone());
                 }
                 v
             }
         };
-        link(cx, &mut net, *i, r, values);
+        link(cx, &mut net, e, values);
     }
     net
 }
@@ -288,8 +287,11 @@ fn node_name_ok(cx: &mut Cx, path: impl FnOnce() -> String, s: &str) -> bool {
     true
 }
 
-fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved, values: LinkValues) {
+fn link(cx: &mut Cx, net: &mut Net, e: &LinkDoc, values: LinkValues) {
+    let i = e.index;
     let path = index("link", i);
+    // Endpoints and name are the entry's own; the rest may be shared with its template.
+    let r = e.ids();
     // Endpoints: node ids (registered in order of first appearance) and the key to blame.
     // Paths of problems are made only when there is one (a fat-tree has 10⁵ links).
     let mut ends: Option<(usize, usize, bool, &str)> = None;
@@ -346,8 +348,8 @@ fn link(cx: &mut Cx, net: &mut Net, i: usize, r: &Resolved, values: LinkValues) 
         queue,
         loss,
     } = values;
-    let direction = text(r, "loss_direction").unwrap_or_else(|| "both".into());
-    if r.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
+    let direction = text(&e.table, "loss_direction").unwrap_or_else(|| "both".into());
+    if e.table.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
         cx.err(
             &join(&path, "loss_direction"),
             "applies to a duplex link (between = [\"a\", \"b\"]); a one-way link's loss \

@@ -17,6 +17,7 @@ use crate::transport::tcp::TcpSpec;
 use crate::units::Bytes;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Most destinations (pinned paths) of one SCTP association.
 const MAX_SCTP_PATHS: usize = 32;
@@ -49,7 +50,7 @@ pub(crate) fn flows(cx: &mut Cx, entries: &mut [FlowDoc], net: &Net) -> Flows {
 
 /// A repeated entry's typed transport and its resolved table after `transport_spec`, by
 /// the entry's template number (`repeats.rs`).
-type Typed = HashMap<usize, (TransportSpec, Resolved)>;
+type Typed = HashMap<usize, (TransportSpec, Rc<Resolved>)>;
 
 fn flow(
     cx: &mut Cx,
@@ -146,18 +147,19 @@ fn flow(
     let template = e.template.filter(|_| written.is_none());
     let spec = match template.and_then(|n| typed.get(&n)) {
         Some((spec, t)) => {
-            e.transport = Some(t.clone());
+            e.transport = Some(Rc::clone(t));
             Some(spec.clone())
         }
         None => {
             let before = cx.problems.len();
+            // (a table shared with repeats is copied before it is filled in)
             let spec = e
                 .transport
                 .as_mut()
-                .and_then(|t| transport_spec(cx, &path, t, written, &paths));
+                .and_then(|t| transport_spec(cx, &path, Rc::make_mut(t), written, &paths));
             if let (Some(n), Some(s), Some(t)) = (template, &spec, &e.transport) {
                 if cx.problems.len() == before {
-                    typed.insert(n, (s.clone(), t.clone()));
+                    typed.insert(n, (s.clone(), Rc::clone(t)));
                 }
             }
             spec

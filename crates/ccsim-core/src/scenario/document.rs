@@ -6,7 +6,7 @@ use super::repeats::Repeats;
 use crate::net::dv::config::{EVENT_PARAMS, ROUTING_KINDS};
 use crate::net::link_config;
 use crate::params::read::{
-    check_keys, read_fields, read_flat, read_kinded, read_table, reread, table, Scope,
+    check_keys, read_fields, read_flat, read_kinded, read_named, read_table, table, Scope,
 };
 use crate::params::text::{describe, index};
 use crate::params::{Cx, Dflt, Layer, Param, Resolved, Ty};
@@ -14,6 +14,7 @@ use crate::transport::tcp::stack;
 use crate::transport::TRANSPORTS;
 use crate::{measure, sim_config, trace};
 use serde_json::Value;
+use std::rc::Rc;
 
 /// Most flows one `[[flow]]` entry may expand to (guards against a typo allocating
 /// millions of flows).
@@ -159,8 +160,8 @@ pub struct FlowDoc {
     pub index: usize,
     /// name, from, to, transport, count, paths.
     pub common: Resolved,
-    /// The transport's keys.
-    pub transport: Option<Resolved>,
+    /// The transport's keys (shared with the entries that repeat this one).
+    pub transport: Option<Rc<Resolved>>,
     /// The number of the earlier entry this one repeats but for its name, endpoints,
     /// count and paths (its transport is a copy of that entry's; `repeats.rs`).
     pub template: Option<usize>,
@@ -171,6 +172,27 @@ pub struct FlowDoc {
 const LINK_IDENTITY: &[&str] = &["between", "from", "to", "name"];
 const FLOW_IDENTITY: &[&str] = &["name", "from", "to", "count", "paths"];
 
+/// One `[[link]]` entry as read.
+#[derive(Clone, Debug)]
+pub struct LinkDoc {
+    /// Index of the entry.
+    pub index: usize,
+    /// Its keys; for an entry that repeats an earlier one, that one's (shared).
+    pub table: Rc<Resolved>,
+    /// For a repeat, its own endpoints and name (`LINK_IDENTITY`), read from it.
+    pub own: Option<Resolved>,
+    /// The number of the earlier entry it repeats but for its endpoints and name, or
+    /// the number it is remembered under (`repeats.rs`).
+    pub template: Option<usize>,
+}
+
+impl LinkDoc {
+    /// The entry's endpoints and name (`between`, `from`, `to`, `name`).
+    pub fn ids(&self) -> &Resolved {
+        self.own.as_ref().unwrap_or(&self.table)
+    }
+}
+
 /// The document as read: every table resolved that could be (problems are in the `Cx`).
 #[derive(Clone, Debug, Default)]
 pub struct Doc {
@@ -180,11 +202,8 @@ pub struct Doc {
     pub trace: Option<Resolved>,
     /// `[measure]` (`None` when absent: summaries over the whole run).
     pub measure: Option<Resolved>,
-    /// `[[link]]` entries that are tables, with their index.
-    pub links: Vec<(usize, Resolved)>,
-    /// For each of `links`, the number of the earlier entry it repeats but for its
-    /// endpoints and name (`repeats.rs`).
-    pub link_templates: Vec<Option<usize>>,
+    /// `[[link]]` entries that are tables.
+    pub links: Vec<LinkDoc>,
     /// `[[flow]]` entries that are tables.
     pub flows: Vec<FlowDoc>,
     /// `[routing]`.
@@ -244,28 +263,36 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
             if entries.is_some_and(|e| e.is_empty()) {
                 cx.err("link", "at least one link is required");
             }
-            let mut repeats: Repeats<Resolved> = Repeats::new(LINK_IDENTITY);
+            let mut repeats: Repeats<Rc<Resolved>> = Repeats::new(LINK_IDENTITY);
             for (i, e) in entries.unwrap_or_default().iter().enumerate() {
                 let path = index("link", i);
-                if let Some((m, (n, template))) =
+                if let Some((m, (n, table))) =
                     e.as_object().and_then(|m| Some((m, repeats.find(m)?)))
                 {
-                    let mut r = template.clone();
-                    reread(cx, &path, m, &mut r, LINK_IDENTITY, &none);
-                    out.links.push((i, r));
-                    out.link_templates.push(Some(n));
+                    let own = read_named(cx, &path, m, link_config::PARAMS, LINK_IDENTITY, &none);
+                    out.links.push(LinkDoc {
+                        index: i,
+                        table: Rc::clone(table),
+                        own: Some(own),
+                        template: Some(n),
+                    });
                     continue;
                 }
                 let before = cx.problems.len();
                 if let Some(r) = read_table(cx, &path, e, link_config::PARAMS, &none) {
-                    let n = match e.as_object() {
+                    let table = Rc::new(r);
+                    let template = match e.as_object() {
                         Some(m) if cx.problems.len() == before => {
-                            Some(repeats.remember(m, r.clone()))
+                            Some(repeats.remember(m, Rc::clone(&table)))
                         }
                         _ => None,
                     };
-                    out.links.push((i, r));
-                    out.link_templates.push(n);
+                    out.links.push(LinkDoc {
+                        index: i,
+                        table,
+                        own: None,
+                        template,
+                    });
                 }
             }
         }
@@ -283,7 +310,7 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
             layers.push(l);
         }
         let scope = Scope::new(&layers);
-        let mut repeats: Repeats<Resolved> = Repeats::new(FLOW_IDENTITY);
+        let mut repeats: Repeats<Rc<Resolved>> = Repeats::new(FLOW_IDENTITY);
         for (i, e) in list(cx, "flow", v, "flow")
             .unwrap_or_default()
             .iter()
@@ -297,7 +324,7 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
                 out.flows.push(FlowDoc {
                     index: i,
                     common,
-                    transport: Some(transport.clone()),
+                    transport: Some(Rc::clone(transport)),
                     template: Some(n),
                 });
                 continue;
@@ -306,9 +333,10 @@ pub fn read(cx: &mut Cx, doc: &Value, profiles: &[&'static Layer]) -> Option<Doc
             if let Some((common, transport)) =
                 read_flat(cx, &path, e, FLOW_PARAMS, "transport", &TRANSPORTS, &scope)
             {
+                let transport = transport.map(Rc::new);
                 let template = match (e.as_object(), &transport) {
                     (Some(m), Some(t)) if cx.problems.len() == before => {
-                        Some(repeats.remember(m, t.clone()))
+                        Some(repeats.remember(m, Rc::clone(t)))
                     }
                     _ => None,
                 };
