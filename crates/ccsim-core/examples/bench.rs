@@ -88,11 +88,13 @@ fn child(name: &str, threads: &str, pcap: Option<&str>) {
     assert!(unexpected.is_empty(), "{unexpected:?}");
     figs += &format!(
         " loop_wall={loop_wall} loop_cpu={loop_cpu} threads_used={} in_flight={} \
-         taken_over={} parked={}",
+         taken_over={} parked={} phases={} solo_phases={}",
         if split { 2 } else { 1 },
         r.conservation.in_flight,
         share.taken_over,
-        share.parked
+        share.parked,
+        share.phases,
+        share.solo_phases
     );
     // in-order payload over the MSS of every benchmark flow (1460 bytes)
     let delivered_data: u64 = r.flows.iter().map(|f| f.bytes_delivered / 1460).sum();

@@ -48,6 +48,8 @@ mod sim_inline;
 
 #[path = "sim_barrier.rs"]
 mod sim_barrier;
+#[path = "sim_solo.rs"]
+mod sim_solo;
 pub use sim_barrier::ShareCounts;
 
 #[path = "sim_parallel.rs"]

@@ -17,6 +17,11 @@
 //! `yield_now` in a loop, which with the other core busy made two threads 3–13× slower
 //! than one. A woken thread that finds nothing to run parks again at once.
 //!
+//! Solo phases: with the other core busy, two threads running in parallel lose more to the
+//! scheduler than they gain (`sim_solo`), so the run measures phases of both kinds and, when
+//! one thread alone is faster, lets one thread (the "owner") take every window while the
+//! other sleeps until the owner tries parallel again or the run ends.
+//!
 //! No lost wake-up: the waiter announces it sleeps (`sleeping`) and then re-reads the
 //! progress counter; the other thread advances the counter and then reads `sleeping`.
 //! All four are sequentially consistent, so at least one sees the other's write; and an
@@ -24,6 +29,7 @@
 //! and then, so that a waiter notices the other thread's failure even if that thread
 //! died before it could unpark it.
 
+use super::sim_solo::{Chooser, Mode, PHASE};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::thread::Thread;
@@ -39,6 +45,12 @@ const MAX_BACKOFF: usize = 10;
 /// Longest sleep before a waiter looks whether the other thread failed.
 const SLEEP_CHECK: Duration = Duration::from_millis(20);
 
+/// Windows between two looks at the clock for the end of a phase.
+const PHASE_CHECK: usize = 64;
+
+/// `Schedule::solo` when both threads take windows.
+const PARALLEL: usize = usize::MAX;
+
 /// A value alone on its cache lines (two, against adjacent-line prefetching), so that one
 /// thread polling it does not slow the other thread's writes to its neighbours.
 #[derive(Default)]
@@ -53,10 +65,45 @@ pub struct ShareCounts {
     pub taken_over: usize,
     /// Waits that ended in a sleep.
     pub parked: usize,
+    /// Phases measured (`sim_solo`), and how many of them ran on one thread.
+    pub phases: usize,
+    /// Phases that ran on one thread.
+    pub solo_phases: usize,
+}
+
+/// The phase in progress and the record of phases so far (`sim_solo`). It outlives one
+/// `run_two` (a run from Python goes in 100 slices, each shorter than a phase).
+#[derive(Clone, Debug)]
+pub(super) struct Phases {
+    mode: Mode,
+    /// The thread (0: the caller of `run_two`, 1: the one it starts) owning a solo phase.
+    owner: usize,
+    start: Instant,
+    /// Windows of this phase run in earlier calls.
+    carried: usize,
+    /// The progress count at which this phase started, in the current call.
+    start_step: usize,
+    chooser: Chooser,
+    phases: usize,
+    solo_phases: usize,
+}
+
+impl Default for Phases {
+    fn default() -> Self {
+        Phases {
+            mode: Mode::Parallel,
+            owner: 0,
+            start: Instant::now(),
+            carried: 0,
+            start_step: 0,
+            chooser: Chooser::default(),
+            phases: 0,
+            solo_phases: 0,
+        }
+    }
 }
 
 /// The shared state of two threads running two parts.
-#[derive(Default)]
 struct Schedule {
     /// Windows each part has run.
     done: [Padded<AtomicUsize>; 2],
@@ -77,25 +124,64 @@ struct Schedule {
     aborted: AtomicBool,
     taken_over: AtomicUsize,
     parked: AtomicUsize,
+    /// The thread that takes every window in a solo phase, or `PARALLEL`.
+    solo: Padded<AtomicUsize>,
+    phases: Mutex<Phases>,
+}
+
+impl Schedule {
+    fn new(phases: Phases) -> Self {
+        let solo = match phases.mode {
+            Mode::Parallel => PARALLEL,
+            Mode::Solo => phases.owner,
+        };
+        Schedule {
+            done: Default::default(),
+            finished: Default::default(),
+            progress: Default::default(),
+            threads: Default::default(),
+            sleeping: Default::default(),
+            useless: Default::default(),
+            aborted: Default::default(),
+            taken_over: Default::default(),
+            parked: Default::default(),
+            solo: Padded(AtomicUsize::new(solo)),
+            phases: Mutex::new(phases),
+        }
+    }
 }
 
 /// Run `a` (part 0) and `b` (part 1) window by window on two threads (this one and one
 /// more) until both are finished. `task(part, k)` runs window k of the part and returns
-/// whether the part goes on (false: it has finished). Panics if a task panics.
+/// whether the part goes on (false: it has finished). `phases` carries the choice between
+/// one and two threads from one call to the next. Panics if a task panics.
 pub(super) fn run_two<S: Send>(
     a: &mut S,
     b: &mut S,
     task: &(dyn Fn(&mut S, usize, usize) -> bool + Sync),
+    phases: &mut Phases,
 ) -> ShareCounts {
-    let sched = Schedule::default();
+    let before = (phases.phases, phases.solo_phases);
+    if phases.phases == 0 && phases.carried == 0 {
+        phases.start = Instant::now(); // the first phase starts with the run, not the build
+    }
+    let sched = Schedule::new(phases.clone());
     let parts = [Mutex::new(a), Mutex::new(b)];
     std::thread::scope(|s| {
         s.spawn(|| sched.worker(1, &parts, task));
         sched.worker(0, &parts, task);
     });
+    let steps = sched.progress.0.load(Ordering::SeqCst);
+    if let Ok(mut p) = sched.phases.into_inner() {
+        p.carried += steps - p.start_step;
+        p.start_step = 0;
+        *phases = p;
+    }
     ShareCounts {
         taken_over: sched.taken_over.load(Ordering::Relaxed),
         parked: sched.parked.load(Ordering::Relaxed),
+        phases: phases.phases - before.0,
+        solo_phases: phases.solo_phases - before.1,
     }
 }
 
@@ -126,6 +212,16 @@ impl Schedule {
         let mut just_ran = true;
         let mut woken = false;
         loop {
+            if self.finished.iter().all(|f| f.load(Ordering::Acquire)) {
+                return;
+            }
+            if self.solo.0.load(Ordering::SeqCst) == 1 - me {
+                // A solo phase of the other thread: sleep until it ends or the run does.
+                self.sleep_while_solo(me);
+                just_ran = true;
+                woken = false;
+                continue;
+            }
             let seen = self.progress.0.load(Ordering::SeqCst);
             let ran = [me, 1 - me]
                 .into_iter()
@@ -188,16 +284,80 @@ impl Schedule {
         self.done[p].0.store(k + 1, Ordering::Release);
         drop(part);
         let step = self.progress.0.fetch_add(1, Ordering::SeqCst) + 1;
-        // Wake a sleeping partner, less often while its wake-ups find nothing to run;
-        // always at the end, when it must see that both parts finished.
+        // Wake a sleeping partner: in parallel phases, less often while its wake-ups find
+        // nothing to run; in a solo phase only the owner (the sleeper then waits for the
+        // phase to end); always at the end, when it must see that both parts finished.
         let other = 1 - me;
-        let every = 1usize << self.useless[other].load(Ordering::Relaxed);
-        if (step % every == 0 || !goes_on) && self.sleeping[other].0.swap(false, Ordering::SeqCst) {
-            if let Some(t) = self.threads[other].get() {
-                t.unpark();
-            }
+        let wake = match self.solo.0.load(Ordering::SeqCst) {
+            PARALLEL => step % (1usize << self.useless[other].load(Ordering::Relaxed)) == 0,
+            owner => owner == other,
+        };
+        if wake || !goes_on {
+            self.wake(other);
+        }
+        if step % PHASE_CHECK == 0 {
+            self.end_phase(me, step);
         }
         true
+    }
+
+    /// Unpark thread `t` if it sleeps.
+    fn wake(&self, t: usize) {
+        if self.sleeping[t].0.swap(false, Ordering::SeqCst) {
+            if let Some(th) = self.threads[t].get() {
+                th.unpark();
+            }
+        }
+    }
+
+    /// If the phase has lasted `PHASE`, record it and choose the next (`sim_solo`); a solo
+    /// phase is owned by the thread that starts it.
+    fn end_phase(&self, me: usize, step: usize) {
+        let Ok(mut ph) = self.phases.try_lock() else {
+            return;
+        };
+        let elapsed = ph.start.elapsed();
+        if elapsed < PHASE {
+            return;
+        }
+        let windows = (ph.carried + step - ph.start_step).max(1);
+        let ns = elapsed.as_nanos() as f64 / windows as f64;
+        let used = ph.mode;
+        ph.phases += 1;
+        if used == Mode::Solo {
+            ph.solo_phases += 1;
+        }
+        let next = ph.chooser.next(used, ns);
+        ph.mode = next;
+        ph.owner = me;
+        ph.start = Instant::now();
+        ph.carried = 0;
+        ph.start_step = step;
+        drop(ph);
+        match next {
+            Mode::Solo => self.solo.0.store(me, Ordering::SeqCst),
+            Mode::Parallel => {
+                self.solo.0.store(PARALLEL, Ordering::SeqCst);
+                self.wake(1 - me);
+            }
+        }
+    }
+
+    /// Sleep while the other thread owns a solo phase (or until the run ends).
+    fn sleep_while_solo(&self, me: usize) {
+        let sleeping = &self.sleeping[me].0;
+        sleeping.store(true, Ordering::SeqCst);
+        // (re-read after announcing the sleep: the owner ends the phase, then wakes)
+        let owner = self.solo.0.load(Ordering::SeqCst);
+        if owner != 1 - me || self.finished.iter().all(|f| f.load(Ordering::Acquire)) {
+            sleeping.store(false, Ordering::SeqCst);
+            return;
+        }
+        self.parked.fetch_add(1, Ordering::Relaxed);
+        while sleeping.load(Ordering::SeqCst) {
+            self.check_aborted();
+            std::thread::park_timeout(SLEEP_CHECK);
+        }
     }
 
     /// Wait until the progress counter moves past `seen`: spinning first if `spin`, then
@@ -272,7 +432,7 @@ mod tests {
             logs[p].store(k + 1, Ordering::SeqCst);
             k + 1 < WINDOWS
         };
-        let counts = run_two(&mut a, &mut b, &task);
+        let counts = run_two(&mut a, &mut b, &task, &mut Phases::default());
         for t in [&a, &b] {
             assert_eq!(t.ran, (0..WINDOWS).collect::<Vec<_>>());
             // the other part has run window k − 1 and not yet k + 1
@@ -283,6 +443,42 @@ mod tests {
         assert!(counts.taken_over + counts.parked > 0, "{counts:?}");
     }
 
+    /// A thread much slower than the other (as when it shares its core with a busy
+    /// process): the run goes solo on the fast thread for most phases, and every window
+    /// still sees the other part at the same window.
+    #[test]
+    fn a_slow_thread_is_left_asleep_in_solo_phases() {
+        let main = std::thread::current().id();
+        let logs = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        let (mut a, mut b) = (Toy::default(), Toy::default());
+        const LONG: usize = 10_000;
+        let task = |t: &mut Toy, p: usize, k: usize| {
+            // a window is 10 µs of work, 300 µs on the slow thread
+            let work = if std::thread::current().id() == main {
+                10
+            } else {
+                300
+            };
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_micros(work) {
+                std::hint::spin_loop();
+            }
+            t.read.push(logs[1 - p].load(Ordering::SeqCst));
+            t.ran.push(k);
+            logs[p].store(k + 1, Ordering::SeqCst);
+            k + 1 < LONG
+        };
+        let counts = run_two(&mut a, &mut b, &task, &mut Phases::default());
+        for t in [&a, &b] {
+            assert_eq!(t.ran, (0..LONG).collect::<Vec<_>>());
+            for (k, &r) in t.read.iter().enumerate() {
+                assert!(r == k || r == k + 1, "window {k} read {r}");
+            }
+        }
+        assert!(counts.phases >= 3, "{counts:?}");
+        assert!(2 * counts.solo_phases >= counts.phases, "{counts:?}");
+    }
+
     #[test]
     fn a_failing_task_stops_both_threads() {
         let (mut a, mut b) = (Toy::default(), Toy::default());
@@ -291,7 +487,7 @@ mod tests {
             true
         };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_two(&mut a, &mut b, &task)
+            run_two(&mut a, &mut b, &task, &mut Phases::default())
         }));
         assert!(r.is_err());
     }

@@ -35,7 +35,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use super::sim_barrier::{run_two, Padded, ShareCounts};
+use super::sim_barrier::{run_two, Padded, Phases, ShareCounts};
 use super::{sim_merge, Simulation};
 use crate::ids::{EndpointId, LinkId, NodeId};
 use crate::packet::Packet;
@@ -94,6 +94,8 @@ pub(super) struct Part {
     runner: Vec<u8>,
     /// (Part 0, after running.) How the two threads shared the windows.
     share: ShareCounts,
+    /// (Part 0.) Phases on one or two threads so far (`sim_solo`).
+    phases: Phases,
 }
 
 impl Split {
@@ -337,6 +339,7 @@ pub(super) fn build_pair(sc: Scenario, split: Split) -> Result<Simulation, Scena
         next: SimTime::ZERO,
         runner: Vec::new(),
         share: ShareCounts::default(),
+        phases: Phases::default(),
     };
     let peer = Simulation::build(sc.clone(), Some(part(1)))?;
     let mut sim = Simulation::build(sc, Some(part(0)))?;
@@ -424,10 +427,19 @@ impl Simulation {
         let mut peer = self.peer.take().expect("a split simulation has its peer");
         let ex = Exchange::default();
         let task = |sim: &mut Simulation, _part: usize, k: usize| sim.run_window(k, t, &ex);
-        let counts = run_two(self, &mut *peer, &task);
+        let mut phases = self.part.as_mut().map(|p| std::mem::take(&mut p.phases));
+        let counts = run_two(
+            self,
+            &mut *peer,
+            &task,
+            phases.get_or_insert_with(Phases::default),
+        );
         if let Some(p) = &mut self.part {
             p.share.taken_over += counts.taken_over;
             p.share.parked += counts.parked;
+            p.share.phases += counts.phases;
+            p.share.solo_phases += counts.solo_phases;
+            p.phases = phases.unwrap_or_default();
         }
         self.peer = Some(peer);
     }
