@@ -18,6 +18,7 @@ import pytest
 import ccsim
 from ccsim import cli
 from ccsim import sweep as sw
+from ccsim import sweep_backends as swb  # where the backends look run_point up
 from ccsim.results import load as load_results
 from ccsim.store import Store
 from tests.sweep_helpers import write_base, write_plan
@@ -97,14 +98,14 @@ def test_keyboard_interrupt_in_worker_then_rerun(tmp_path, monkeypatch, capsys):
             raise KeyboardInterrupt
         return real(task)
 
-    monkeypatch.setattr(sw, "run_point", interrupt_at_7)
+    monkeypatch.setattr(swb, "run_point", interrupt_at_7)
     assert cli.main(["sweep", str(plan), "--out", str(out), "--jobs", "1", "-q"]) == 130
     err = capsys.readouterr().err
     assert "interrupted" in err and "Rerun the same command" in err
     assert len(list((out / "points").glob("*.json"))) == 6
     manifest = json.loads((out / "manifest.json").read_text())
     assert sum(e["status"] == "ok" for e in manifest["points"].values()) == 6  # written on the way out
-    monkeypatch.setattr(sw, "run_point", real)
+    monkeypatch.setattr(swb, "run_point", real)
     assert cli.main(["sweep", str(plan), "--out", str(out), "--jobs", "1"]) == 0
     assert "6 already stored, 14 run now" in capsys.readouterr().out
     check_store_complete(out, 20)
@@ -170,7 +171,7 @@ sw_run_point = sw.run_point
 def test_killed_worker_fails_only_its_point(tmp_path, monkeypatch, capsys):
     plan = write_plan(tmp_path, PLAN_20)
     out = tmp_path / "store"
-    monkeypatch.setattr(sw, "run_point", die_on_seed)
+    monkeypatch.setattr(swb, "run_point", die_on_seed)
     assert cli.main(["sweep", str(plan), "--out", str(out), "--jobs", "2"]) == 1
     err = capsys.readouterr().err
     assert "Failed points (4)" in err and "WorkerDied" in err
