@@ -56,6 +56,14 @@ class Tally:
         self.ambiguous = 0  # ccsim: ACKs whose echo matched a retransmission and a new segment
         self.rto_expiries = 0  # every expiry of the retransmission timer
         self.loss_entries = None  # ns-3: entries into CA_LOSS (a repeated expiry not counted)
+        # Timer expiries by the state they end (ns-3: its CongState; ccsim, from the capture:
+        # the first retransmission after an expiry, i.e. one after a silence of 0.4 s or more
+        # (the longest gap without a timeout is an RTT plus the 200 ms delayed-ACK wait) or
+        # a second retransmission outside a loss phase, was of a segment sent once ("open":
+        # too few duplicate ACKs), fast-retransmitted ("recovery"), or retransmitted in the
+        # loss phase of an earlier expiry ("loss": a repeated expiry). A loss phase lasts until
+        # new data above the highest segment sent before the expiry leaves.)
+        self.expired_in = {"open": 0, "recovery": 0, "loss": 0}
 
     def sample(self, kind: int, rtt: float):
         self.used[kind] += 1
@@ -79,6 +87,7 @@ class Tally:
         line += f"; timer expiries {self.rto_expiries / self.seconds * 60:.2f} per minute"
         if self.loss_entries is not None:
             line += f" (entries into CA_LOSS {self.loss_entries / self.seconds * 60:.2f})"
+        line += " (ending " + ", ".join(f"{k} {n / self.seconds * 60:.2f}" for k, n in self.expired_in.items()) + ")"
         if self.ambiguous:
             line += f"; {self.ambiguous} ACKs with an ambiguous echo (no sample counted)"
         print(line)
@@ -94,19 +103,24 @@ namespace rtt3 {
 using namespace ns3;
 uint64_t acks[3], used[3], byValue[3][3];
 double sumRtt[3], srttSum; uint64_t srttN;
-uint64_t rtoExpiries, lossEntries;
+uint64_t rtoExpiries, lossEntries, expiredIn[5];
+int state = 0;
 bool have = false, pending = false; uint32_t last = 0; int pendKind = 0; double pendRtt = 0;
 void Reset() {
     for (int i = 0; i < 3; i++) { acks[i] = used[i] = 0; sumRtt[i] = 0;
         for (int j = 0; j < 3; j++) byValue[i][j] = 0; }
     srttSum = 0; srttN = 0; have = pending = false; last = 0;
-    rtoExpiries = lossEntries = 0;
+    rtoExpiries = lossEntries = 0; state = 0;
+    for (int i = 0; i < 5; i++) expiredIn[i] = 0;
 }
 // ReTxTimeout doubles m_rto ("RTO"); a sample or a new ACK sets it from srtt and rttvar,
 // which at these RTTs is the 1 s floor: a doubling is an expiry (a repeated one included).
-void Rto(std::string, Time o, Time n) { if (!o.IsZero() && n == o + o) rtoExpiries++; }
+void Rto(std::string, Time o, Time n) {
+    if (!o.IsZero() && n == o + o) { rtoExpiries++; expiredIn[state]++; }
+}
 void Cong(std::string, TcpSocketState::TcpCongState_t o, TcpSocketState::TcpCongState_t n) {
     if (n == TcpSocketState::CA_LOSS && o != TcpSocketState::CA_LOSS) lossEntries++;
+    state = (int)n;  // CA_OPEN 0, CA_DISORDER 1, CA_CWR 2, CA_RECOVERY 3, CA_LOSS 4
 }
 void Rx(std::string, Ptr<const Packet>, const TcpHeader& h, Ptr<const TcpSocketBase>) {
     if (!(h.GetFlags() & TcpHeader::ACK)) return;
@@ -159,6 +173,8 @@ def ns3_tally(p, secs, seeds) -> Tally:
         t.srtt_time.append(out[0]["srtt"])
         t.rto_expiries += g.rtoExpiries
         t.loss_entries = (t.loss_entries or 0) + g.lossEntries
+        for k, i in (("open", 0), ("open", 1), ("recovery", 3), ("loss", 4)):
+            t.expired_in[k] += g.expiredIn[i]
         t.seconds += secs
     return t
 
@@ -202,13 +218,25 @@ def ccsim_tally(p, secs, seeds, match) -> Tally:
         # TSval (µs) → whether the segments sent then were retransmissions (None: both
         # kinds left in the same microsecond, so the echo is ambiguous; counted apart).
         sent_at: dict[int, bool | None] = {}
-        seen: set[int] = set()
-        for _, tcp in pcap_frames(r.pcap("s->r")):
+        how_sent: dict[int, str] = {}  # seq → "new", "fast" or "timer" (its last transmission)
+        prev_ns, in_loss, recover = None, False, 0
+        for t_ns, tcp in pcap_frames(r.pcap("s->r")):
             seq, _, tsval, _ = tcp_fields(tcp)
             if tsval:
-                retx = seq in seen
+                retx = seq in how_sent
                 sent_at[tsval] = retx if sent_at.get(tsval, retx) == retx else None
-                seen.add(seq)
+                after_silence = prev_ns is not None and t_ns - prev_ns >= 400_000_000
+                # A timer expiry: a retransmission after a silence, or (no other detection
+                # of a lost retransmission being modelled) a second one outside a loss phase.
+                expiry = retx and (after_silence or (how_sent[seq] != "new" and not in_loss))
+                if expiry:
+                    last = how_sent[seq]
+                    t.expired_in["open" if last == "new" else "recovery" if last == "fast" else "loss"] += 1
+                    in_loss, recover = True, max(how_sent)  # until new data above it leaves
+                elif not retx and in_loss and seq > recover:
+                    in_loss = False
+                how_sent[seq] = "timer" if retx and in_loss else "fast" if retx else "new"
+                prev_ns = t_ns
         last = None
         srtt = None
         samples = []  # (time s, srtt after the sample)
