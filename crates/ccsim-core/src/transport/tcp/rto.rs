@@ -83,10 +83,10 @@ pub enum RttSamples {
     /// One timed segment per RTT, as ns-2 without timestamps (`timestamps_ false`): the
     /// sample is cancelled by a timeout or a fast retransmit (`timed_segment.rs`).
     OnePerRtt,
-    /// Timestamps under the RTTM rule (RFC 7323 §4; the rule of RFC 1323 §3.3): a TSecr updates the
-    /// RTT estimate only when its ACK advances SND.UNA, so duplicate ACKs give no sample
-    /// (as ns-3.44's `TcpSocketBase::EstimateRtt`, which samples only when the oldest
-    /// outstanding segment is acknowledged).
+    /// Timestamps under the RTTM rule (RFC 7323 §4; the rule of RFC 1323 §3.3): a TSecr
+    /// updates the RTT estimate only when its ACK advances SND.UNA, so duplicate ACKs give
+    /// no sample (as ns-3.44's `TcpSocketBase::EstimateRtt`, which samples only when the
+    /// oldest outstanding segment is acknowledged).
     NewAck,
 }
 
