@@ -1,11 +1,22 @@
 """The same TCP scenarios in ccsim and in ns-3 (PyPI `ns3`), side by side (issue #19).
 
-    python benches/ns3_compare.py [--seconds S] [--seeds N] [--only loss|dumbbell]
+    python benches/ns3_compare.py [--seconds S] [--seeds N | --seed-list 1,4-9]
+        [--only loss|dumbbell] [--loss 0.02,0.05] [--ccsim rto.samples=new_ack]
+        [--cache FILE]
 
 Prints, for each scenario, goodput, mean smoothed RTT, mean bottleneck queue and the
-loss-recovery counts (fast recoveries, timeouts) of both simulators and their ratio
-(ccsim / ns-3). A benchmark, not a test: docs/validation.md §7 holds a table it printed and
-the mechanism behind each difference over 5 %.
+loss-recovery counts (fast recoveries, timeouts) of both simulators as means over the seeds
+with the half-width of their 95 % confidence interval (Student's t over the per-seed
+values), and the ratio ccsim / ns-3 with its 95 % interval (delta method on the log of the
+ratio of two independent means); `*` marks a ratio whose interval excludes 1. A benchmark,
+not a test: docs/validation.md §7 holds a table it printed and the mechanism behind each
+difference over 5 %.
+
+`--cache FILE` keeps each ns-3 run (JSON lines keyed by scenario, length and seed), so a
+long ns-3 batch can be split over processes (`--seed-list`) and the table printed from the
+cache; ccsim runs are cheap and always rerun. `--ccsim KEY=VALUE` overrides one of the ccsim
+options below (dotted keys reach into tables, the value is read as JSON if it parses), for
+an option sweep. benches/ns3_rtt_samples.py counts the RTT samples of both sides by kind.
 
 Scenarios (both simulators build exactly these):
 
@@ -32,9 +43,13 @@ DropTail queue is the only queue, as in ccsim.
 """
 
 import argparse
+import copy
+import json
+import math
 import random
 import statistics as st
 import time
+from pathlib import Path
 
 import ccsim
 
@@ -130,13 +145,14 @@ def ns3_defaults() -> dict:
     return out
 
 
-def ns3_run(hosts, links, flows, loss_link, loss, bottleneck, secs, seed):
+def ns3_run(hosts, links, flows, loss_link, loss, bottleneck, secs, seed, hook=None):
     """Build and run one scenario in ns-3.
 
     hosts: node names; links: (a, b, rate, delay_ms, queue_pkts); flows: (src, dst, start_s);
     loss_link: index of the link whose far end drops data packets with probability `loss`;
-    bottleneck: index of the link whose a→b queue is sampled. Returns per-flow dicts and the
-    mean bottleneck queue.
+    bottleneck: index of the link whose a→b queue is sampled; hook(node, start): called for
+    each sender after the built-in traces are scheduled (benches/ns3_rtt_samples.py hooks
+    its own). Returns per-flow dicts and the mean bottleneck queue.
     """
     ns = ns3()
     ns.Simulator.Destroy()
@@ -197,6 +213,8 @@ def ns3_run(hosts, links, flows, loss_link, loss, bottleneck, secs, seed):
     ns.cppyy.gbl.cmp3.Start(0.01)
     for node, _, start in sinks:
         ns.cppyy.gbl.cmp3.HookAt(node, start + 0.0001)
+        if hook is not None:
+            hook(node, start)
     ns.Simulator.Stop(ns.Seconds(secs))
     ns.Simulator.Run()
     g = ns.cppyy.gbl.cmp3
@@ -234,7 +252,9 @@ NS3_MATCH = {
 }
 
 
-def ccsim_run(hosts, links, flows, loss_link, loss, bottleneck, secs, seed):
+def ccsim_doc(hosts, links, flows, loss_link, loss, bottleneck, secs, seed, match=None):
+    """The scenario document of one run, ccsim set to `match` (default NS3_MATCH)."""
+    match = NS3_MATCH if match is None else match
     dq = lambda n: {"kind": "droptail", "limit": f"{n}p"}  # noqa: E731
     doc_links = []
     for i, (a, b, rate, delay, queue) in enumerate(links):
@@ -247,8 +267,13 @@ def ccsim_run(hosts, links, flows, loss_link, loss, bottleneck, secs, seed):
                   "interval": "10ms"},
         "link": doc_links,
         "flow": [{"name": f"f{k}", "from": s, "to": d, "app": {"kind": "bulk", "start": f"{t}s"},
-                  **NS3_MATCH} for k, (s, d, t) in enumerate(flows)],
+                  **match} for k, (s, d, t) in enumerate(flows)],
     }
+    return doc
+
+
+def ccsim_run(hosts, links, flows, loss_link, loss, bottleneck, secs, seed, match=None):
+    doc = ccsim_doc(hosts, links, flows, loss_link, loss, bottleneck, secs, seed, match)
     r = ccsim.run(ccsim.Scenario(doc), progress=False)
     fs = r.flow_series
     out = []
@@ -286,51 +311,187 @@ def dumbbell_scenario():
     return build
 
 
-def compare(label, scenario, secs, seeds):
-    rows = []
-    for sim, run in (("ccsim", ccsim_run), ("ns-3", ns3_run)):
-        t0 = time.perf_counter()
-        per_seed = [run(*scenario(seed), secs, seed) for seed in range(1, seeds + 1)]
-        wall = time.perf_counter() - t0
-        nflows = len(per_seed[0][0])
-        agg = []
-        for k in range(nflows):
-            agg.append({m: st.mean(ps[0][k][m] for ps in per_seed)
-                        for m in ("goodput", "srtt", "recoveries", "timeouts")})
-            gp = [ps[0][k]["goodput"] for ps in per_seed]
-            agg[-1]["spread"] = (max(gp) - min(gp)) / 2 / st.mean(gp) if len(gp) > 1 else 0.0
-        rows.append((sim, agg, st.mean(ps[1] for ps in per_seed), st.mean(ps[2] for ps in per_seed), wall))
-    (_, a, qa, busy, wa), (_, b, qb, _, wb) = rows
-    ratio = lambda x, y: x / y if y else float("nan")  # noqa: E731
-    for k in range(len(a)):
-        name = f"{label} flow {k}" if len(a) > 1 else label
-        print(f"{name:<22}"
-              f"{a[k]['goodput']/1e6:>8.3f}{b[k]['goodput']/1e6:>8.3f}{ratio(a[k]['goodput'], b[k]['goodput']):>7.3f}"
-              f"{a[k]['srtt']*1e3:>8.1f}{b[k]['srtt']*1e3:>8.1f}{ratio(a[k]['srtt'], b[k]['srtt']):>7.3f}"
-              f"{a[k]['recoveries']:>7.1f}{b[k]['recoveries']:>7.1f}"
-              f"{a[k]['timeouts']:>6.1f}{b[k]['timeouts']:>6.1f}"
-              f"   ±{a[k]['spread']*100:.0f} % / ±{b[k]['spread']*100:.0f} %")
-    print(f"{label + ' queue':<22}{qa:>8.2f}{qb:>8.2f}{ratio(qa, qb):>7.3f}   packets, mean;"
-          f" difference {qa - qb:.2f}, bottleneck busy {busy:.2f}; wall {wa:.1f} s / {wb:.1f} s")
+# ---------------------------------------------------------------------------------------
+# Statistics over seeds
+
+METRICS = ("goodput", "srtt", "recoveries", "timeouts")
+
+
+def t95(n: int) -> float:
+    """Student's t for a two-sided 95 % interval with n − 1 degrees of freedom."""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, n - 1))
+
+
+def mean_ci(xs) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % confidence interval (nan with one value)."""
+    xs = list(xs)
+    m = st.mean(xs)
+    if len(xs) < 2:
+        return m, float("nan")
+    return m, t95(len(xs)) * st.stdev(xs) / math.sqrt(len(xs))
+
+
+def ratio_ci(a, b) -> tuple[float, float, float]:
+    """mean(a) / mean(b) and its 95 % interval: the delta method on log(ratio) of two
+    independent means (each simulator's seeds are its own), Welch–Satterthwaite degrees of
+    freedom."""
+    ma, mb = st.mean(a), st.mean(b)
+    if len(a) < 2 or len(b) < 2 or ma <= 0 or mb <= 0:
+        return (ma / mb if mb else float("nan")), float("nan"), float("nan")
+    va, vb = st.variance(a) / len(a) / ma**2, st.variance(b) / len(b) / mb**2
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return ma / mb, ma / mb, ma / mb
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))
+    from scipy.stats import t
+
+    h = float(t.ppf(0.975, df)) * se
+    r = ma / mb
+    return r, r * math.exp(-h), r * math.exp(h)
+
+
+def fmt_mean(xs, scale=1.0, digits=3) -> str:
+    m, h = mean_ci(x * scale for x in xs)
+    return f"{m:.{digits}f} ± {h:.{digits}f}" if not math.isnan(h) else f"{m:.{digits}f}"
+
+
+def fmt_ratio(a, b) -> str:
+    r, lo, hi = ratio_ci(a, b)
+    if math.isnan(lo):
+        return f"{r:.3f}"
+    star = "*" if lo > 1 or hi < 1 else ""
+    return f"{r:.3f} [{lo:.3f}, {hi:.3f}]{star}"
+
+
+# ---------------------------------------------------------------------------------------
+# Runs, with the ns-3 ones cached
+
+
+class Ns3Cache:
+    """ns-3 runs on disk, one JSON line each (appended, so processes can share a file)."""
+
+    def __init__(self, path: str | None):
+        self.path = Path(path) if path else None
+        self.runs: dict[str, dict] = {}
+        if self.path and self.path.exists():
+            for line in self.path.read_text().splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    self.runs[row["key"]] = row
+
+    @staticmethod
+    def key(label: str, secs: float, seed: int) -> str:
+        return f"{label}|{secs:g}|{seed}"
+
+    def get(self, label, secs, seed):
+        row = self.runs.get(self.key(label, secs, seed))
+        return (row["out"], row["queue"], float("nan")) if row else None
+
+    def put(self, label, secs, seed, run):
+        row = dict(key=self.key(label, secs, seed), out=run[0], queue=run[1])
+        self.runs[row["key"]] = row
+        if self.path:
+            with self.path.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+
+
+def run_seeds(label, scenario, secs, seeds, match, cache, ccsim_only=False):
+    """Per-seed runs of both simulators: ({sim: [(per-flow dicts, queue, busy)]}, walls)."""
+    runs, walls = {}, {}
+    t0 = time.perf_counter()
+    runs["ccsim"] = [ccsim_run(*scenario(seed), secs, seed, match) for seed in seeds]
+    walls["ccsim"] = time.perf_counter() - t0
+    if ccsim_only:
+        return runs, walls
+    t0 = time.perf_counter()
+    runs["ns-3"] = []
+    for seed in seeds:
+        run = cache.get(label, secs, seed)
+        if run is None:
+            run = ns3_run(*scenario(seed), secs, seed)
+            cache.put(label, secs, seed, run)
+        runs["ns-3"].append(run)
+    walls["ns-3"] = time.perf_counter() - t0
+    return runs, walls
+
+
+def compare(label, scenario, secs, seeds, match, cache):
+    runs, walls = run_seeds(label, scenario, secs, seeds, match, cache)
+    a, b = runs["ccsim"], runs["ns-3"]
+    col = lambda runs, k, m: [r[0][k][m] for r in runs]  # noqa: E731
+    for k in range(len(a[0][0])):
+        name = f"{label} flow {k}" if len(a[0][0]) > 1 else label
+        ga, gb = col(a, k, "goodput"), col(b, k, "goodput")
+        sa, sb = col(a, k, "srtt"), col(b, k, "srtt")
+        print(f"| {name} | {fmt_mean(ga, 1e-6)} | {fmt_mean(gb, 1e-6)} | {fmt_ratio(ga, gb)} "
+              f"| {fmt_mean(sa, 1e3, 1)} | {fmt_mean(sb, 1e3, 1)} | {fmt_ratio(sa, sb)} "
+              f"| {fmt_mean(col(a, k, 'recoveries'), 1, 1)} / {fmt_mean(col(b, k, 'recoveries'), 1, 1)} "
+              f"| {fmt_mean(col(a, k, 'timeouts'), 1, 2)} / {fmt_mean(col(b, k, 'timeouts'), 1, 2)} |")
+    qa, qb = [r[1] for r in a], [r[1] for r in b]
+    busy = st.mean(r[2] for r in a)
+    print(f"| {label} queue (pkts) | {fmt_mean(qa, 1, 2)} | {fmt_mean(qb, 1, 2)} | {fmt_ratio(qa, qb)} "
+          f"| bottleneck busy {busy:.2f} | wall {walls['ccsim']:.0f} s / {walls['ns-3']:.0f} s "
+          f"| {len(seeds)} seeds | | |", flush=True)
+
+
+# ---------------------------------------------------------------------------------------
+
+
+def parse_seeds(text: str) -> list[int]:
+    """"1,4-9" → [1, 4, 5, 6, 7, 8, 9]."""
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += list(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def with_overrides(overrides: list[str]) -> dict:
+    """NS3_MATCH with `key.sub=value` overrides (the value read as JSON when it parses)."""
+    match = copy.deepcopy(NS3_MATCH)
+    for o in overrides:
+        key, _, text = o.partition("=")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        *path, last = key.split(".")
+        d = match
+        for p in path:
+            d = d.setdefault(p, {})
+        d[last] = value
+    return match
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--seeds", type=int, default=3, help="seeds 1..N")
+    ap.add_argument("--seed-list", help="explicit seeds, e.g. 1,4-9 (overrides --seeds)")
     ap.add_argument("--only", choices=["loss", "dumbbell"])
+    ap.add_argument("--loss", help="loss rates to run, e.g. 0.02,0.05 (default: all)")
+    ap.add_argument("--ccsim", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a ccsim option of NS3_MATCH (repeatable)")
+    ap.add_argument("--cache", help="JSON-lines file keeping the ns-3 runs")
     a = ap.parse_args()
+    seeds = parse_seeds(a.seed_list) if a.seed_list else list(range(1, a.seeds + 1))
+    match = with_overrides(a.ccsim)
+    cache = Ns3Cache(a.cache)
     print("ns-3 defaults:", ", ".join(f"{k} {v}" for k, v in ns3_defaults().items()))
-    print(f"ccsim options: {NS3_MATCH}")
-    print(f"{a.seconds:g} s per run, mean of {a.seeds} seeds")
-    print(f"{'':<22}{'goodput Mb/s':^23}{'srtt ms':^23}{'recoveries':^14}{'timeouts':^12}")
-    print(f"{'':<22}" + "   ccsim    ns-3  ratio" * 2 + "  ccsim   ns-3 ccsim  ns-3"
-          "   goodput half-range over seeds (ccsim / ns-3)")
+    print(f"ccsim options: {match}")
+    print(f"{a.seconds:g} s per run, seeds {seeds[0]}–{seeds[-1]} ({len(seeds)}); "
+          "mean ± 95 % CI half-width; ratio ccsim / ns-3 [95 % CI], * = CI excludes 1")
+    print("| scenario | goodput Mb/s ccsim | ns-3 | ratio | srtt ms ccsim | ns-3 | ratio "
+          "| recoveries ccsim / ns-3 | timeouts ccsim / ns-3 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    rates = [float(x) for x in a.loss.split(",")] if a.loss else LOSS_RATES
     if a.only in (None, "loss"):
-        for p in LOSS_RATES:
-            compare(f"loss {p*100:g} %", loss_scenario(p), a.seconds, a.seeds)
+        for p in rates:
+            compare(f"loss {p*100:g} %", loss_scenario(p), a.seconds, seeds, match, cache)
     if a.only in (None, "dumbbell"):
-        compare("dumbbell", dumbbell_scenario(), a.seconds, a.seeds)
+        compare("dumbbell", dumbbell_scenario(), a.seconds, seeds, match, cache)
 
 
 if __name__ == "__main__":

@@ -44,8 +44,12 @@ pub const MAX_SACK_BLOCKS: usize = 3;
 pub const FLAG_RETX: u8 = 1;
 /// Flag: the segment whose timestamp this ACK echoes was a retransmission (Karn's rule).
 pub const FLAG_ECHO_RETX: u8 = 2;
-// Bits 4 and 8 are taken by kind-specific flags (`net::dv::FLAG_IMPROPER` on route
-// announcements, SCTP's `FLAG_DAC_TWO` and `FLAG_HEARTBEAT`). The four ECN bits below fit
+/// Flag, on TCP ACKs only: the ACK echoes no timestamp (set with `FLAG_ECHO_RETX`, so it
+/// never gives an RTT sample, even with `rto.karn = false`).
+pub const FLAG_NO_ECHO: u8 = 4;
+// Bits 4 and 8 are taken by kind-specific flags (`FLAG_NO_ECHO` on TCP ACKs,
+// `net::dv::FLAG_IMPROPER` on route announcements, SCTP's `FLAG_DAC_TWO` and
+// `FLAG_HEARTBEAT`). The four ECN bits below fit
 // in the rest of the byte, so the header stays at 64 bytes (RFC 3168 §5, §6.1).
 /// Flag: ECN-Capable Transport (IP ECT(0), RFC 3168 §5): a queue may mark instead of
 /// dropping. Set by a TCP sender with `ecn` on, on new data segments only (§6.1.5).

@@ -341,6 +341,43 @@ fn one_timed_segment_gives_one_sample_per_round_trip() {
 }
 
 #[test]
+fn new_ack_samples_drop_exactly_the_duplicate_acks_samples() {
+    // RFC 7323 §4's RTTM rule (`rto.samples = "new_ack"`): only ACKs that advance SND.UNA
+    // give samples. Without loss (a 20-segment window never fills the 100-packet queue)
+    // every ACK does, so both modes take the same samples; with 3 % loss the duplicate
+    // ACKs (each echoing the out-of-order segment that caused it) no longer do. Without
+    // Karn's rule (`rto.karn = false`) the ACKs echoing a retransmission add theirs.
+    let samples = |loss: &str, rto: &str| {
+        let toml = path(
+            20.0,
+            "10Mbps",
+            50.0,
+            100,
+            loss,
+            &format!("app = \"bulk\"\nrecovery = \"sack\"\nmax_window = 20\nrto = {{ {rto} }}"),
+        );
+        let sc = from_toml_str(&toml, "<test>").unwrap();
+        let mut sim = Simulation::new(sc).unwrap();
+        sim.run_until(SimTime::ZERO + Dur::from_secs(20));
+        match sim.endpoint(EndpointId(0)) {
+            Endpoint::TcpSender(s) => s.rtt().sample_count(),
+            _ => unreachable!(),
+        }
+    };
+    let (every_ack, new_ack) = ("samples = \"every_ack\"", "samples = \"new_ack\"");
+    assert_eq!(samples("0", every_ack), samples("0", new_ack));
+    let (every, new) = (samples("0.03", every_ack), samples("0.03", new_ack));
+    eprintln!("samples in 20 s at 3 % loss: every ACK {every}, new ACKs only {new}");
+    assert!(
+        new > 0 && (new as f64) < 0.95 * every as f64,
+        "{new} vs {every}"
+    );
+    let no_karn = samples("0.03", "samples = \"new_ack\", karn = false");
+    eprintln!("new ACKs only, without Karn's rule: {no_karn}");
+    assert!(no_karn > new, "{no_karn} vs {new}");
+}
+
+#[test]
 fn the_ns2_estimator_keeps_srtt_in_whole_ticks() {
     // ns-2 measures in tcpTick_ units: every smoothed RTT is a whole number of 10 ms ticks
     // (the path's RTT, 105 ms plus queueing, is not).

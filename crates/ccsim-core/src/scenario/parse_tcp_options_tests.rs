@@ -84,7 +84,11 @@ fn bad_values_name_the_key_and_the_allowed_values() {
     let ps = problems("rto = { estimator = \"bsd\" }");
     assert_problem(&ps, "flow[0].rto.estimator", "rfc6298, linux, ns2");
     let ps = problems("rto = { samples = \"sometimes\" }");
-    assert_problem(&ps, "flow[0].rto.samples", "every_ack, one_per_rtt");
+    assert_problem(
+        &ps,
+        "flow[0].rto.samples",
+        "every_ack, one_per_rtt, new_ack",
+    );
     let ps = problems("rto = { restart_at_fast_retransmit = 1 }");
     assert_problem(
         &ps,

@@ -12,8 +12,8 @@ use super::ecn::{EcnMode, EcnReceiver};
 use super::handshake;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{
-    Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX,
-    MAX_SACK_BLOCKS,
+    Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_NO_ECHO,
+    FLAG_RETX, MAX_SACK_BLOCKS,
 };
 use crate::units::{Dur, SimTime};
 
@@ -308,7 +308,7 @@ impl TcpReceiver {
                 p.flags |= FLAG_ECHO_RETX;
             }
         } else {
-            p.flags |= FLAG_ECHO_RETX; // nothing to echo: no RTT sample
+            p.flags |= FLAG_ECHO_RETX | FLAG_NO_ECHO; // nothing to echo: no RTT sample
         }
         // SACK blocks: the block with the newest segment first, then other recent blocks,
         // then the remaining blocks from the highest down (RFC 2018 §4).

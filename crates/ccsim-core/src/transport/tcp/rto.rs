@@ -26,6 +26,13 @@ pub struct RtoSpec {
     /// TCP only.
     #[serde(default)]
     pub restart_at_fast_retransmit: bool,
+    /// TCP only: Karn's rule (no sample from an ACK echoing a retransmitted segment).
+    #[serde(default = "karn_default")]
+    pub karn: bool,
+}
+
+fn karn_default() -> bool {
+    true
 }
 
 impl Default for RtoSpec {
@@ -47,6 +54,7 @@ impl RtoSpec {
             estimator: RtoEstimator::Rfc6298,
             samples: RttSamples::EveryAck,
             restart_at_fast_retransmit: false,
+            karn: true,
         }
     }
 }
@@ -75,6 +83,11 @@ pub enum RttSamples {
     /// One timed segment per RTT, as ns-2 without timestamps (`timestamps_ false`): the
     /// sample is cancelled by a timeout or a fast retransmit (`timed_segment.rs`).
     OnePerRtt,
+    /// Timestamps under the RTTM rule (RFC 7323 §4; the rule of RFC 1323 §3.3): a TSecr
+    /// updates the RTT estimate only when its ACK advances SND.UNA, so duplicate ACKs give
+    /// no sample (as ns-3.44's `TcpSocketBase::EstimateRtt`, which samples only when the
+    /// oldest outstanding segment is acknowledged).
+    NewAck,
 }
 
 const MIN: Param = Param::duration("min", "1s")
@@ -106,12 +119,15 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::choice("estimator", "rfc6298", &["rfc6298", "linux", "ns2"])
         .doc("how the RTO follows the samples: RFC 6298; Linux tcp_rtt_estimator/tcp_set_rto (RTO = srtt + max(4·mdev, min), rttvar tracking the window's largest mdev); ns-2 rtt_update/rtt_timeout (integer ticks of granularity); docs/tcp.md §10.3")
         .source("RFC 6298 §2; Linux net/ipv4/tcp_input.c tcp_rtt_estimator, tcp_set_rto; ns-2.35 tcp/tcp.cc rtt_update, rtt_timeout"),
-    Param::choice("samples", "every_ack", &["every_ack", "one_per_rtt"])
-        .doc("RTT samples from every ACK (timestamps), or one timed segment per round trip, cancelled by a timeout or fast retransmit; docs/tcp.md §10.4")
-        .source("every ACK (RFC 7323 timestamps); ns-2.35 ns-default.tcl:946 timestamps_ false times one segment (tcp/tcp.cc ~780–786, ~1390–1402)"),
+    Param::choice("samples", "every_ack", &["every_ack", "one_per_rtt", "new_ack"])
+        .doc("RTT samples from every ACK (timestamps), from ACKs that advance SND.UNA only (timestamps under RFC 7323's RTTM rule), or one timed segment per round trip, cancelled by a timeout or fast retransmit; docs/tcp.md §10.4")
+        .source("every ACK (RFC 7323 timestamps); new_ack: RFC 7323 §4 RTTM rule (RFC 1323 §3.3), ns-3.44 tcp-socket-base.cc EstimateRtt/CalculateRttSample; ns-2.35 ns-default.tcl:946 timestamps_ false times one segment (tcp/tcp.cc ~780–786, ~1390–1402)"),
     Param::boolean("restart_at_fast_retransmit", false)
         .doc("restart the timer when fast retransmit sends; docs/tcp.md §10.5")
         .source("RFC 6298 §5.1 starts only a stopped timer; ns-2.35 restarts it (reset_rtx_timer(1,0), tcp/tcp-newreno.cc ~168, tcp-sack1.cc ~338, tcp-reno.cc ~214)"),
+    Param::boolean("karn", true)
+        .doc("Karn's rule: no RTT sample from an ACK echoing a retransmitted segment; false takes it, the timestamp naming which transmission the ACK answers (every_ack and new_ack samples); docs/tcp.md §10.4")
+        .source("RFC 6298 §3 (Karn; samples from retransmissions are safe with timestamps); ns-3.44 tcp-socket-base.cc CalculateRttSample checks the retransmission only without timestamps"),
 ];
 
 /// One RTT measurement with the sequence state a TCP sender knows when it takes it.
@@ -283,7 +299,7 @@ impl RttEstimator {
                 // ns-2 `rtt_update` (tcp.cc:568–576): timestamps round to the nearest tick;
                 // a timed segment counts the ticks its clock crossed (boot_time_ = 0).
                 let ticks = match self.spec.samples {
-                    RttSamples::EveryAck => Ns2Rtt::ticks_rounded(r, tick),
+                    RttSamples::EveryAck | RttSamples::NewAck => Ns2Rtt::ticks_rounded(r, tick),
                     RttSamples::OnePerRtt => {
                         Ns2Rtt::ticks_crossed(SimTime(s.now.0.saturating_sub(r)), s.now, tick)
                     }

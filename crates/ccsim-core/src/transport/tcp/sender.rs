@@ -37,7 +37,7 @@ use crate::cc::{
     RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX};
+use crate::packet::{Packet, PacketKind, FLAG_ECE, FLAG_ECHO_RETX, FLAG_NO_ECHO, FLAG_RETX};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
@@ -450,7 +450,7 @@ impl TcpSender {
             self.conn_outcome.retransmissions += 1;
         } else {
             self.sb.push_sent();
-            if self.cfg.rto.samples != RttSamples::EveryAck {
+            if self.cfg.rto.samples == RttSamples::OnePerRtt {
                 self.time_segment(seq, now);
             }
         }
@@ -618,15 +618,20 @@ impl TcpSender {
         let prior_in_flight = self.in_flight_segments();
         let prior_lost = self.lost_total();
         let prior_delivered = self.delivered;
-        let rtt = if self.cfg.rto.samples != RttSamples::EveryAck {
+        let rtt = if self.cfg.rto.samples == RttSamples::OnePerRtt {
             // The estimator takes the timed segment only; the controller still sees every
             // ACK's echo (Karn's rule applied), as ns-2's Vegas (`v_sendtime_`,
             // tcp-vegas.cc) and FAST (`sendtime_`, tcp-fast.cc `recv`) time each packet
             // themselves whatever `timestamps_` is.
             self.sample_timed(now, ack);
             (pkt.flags & FLAG_ECHO_RETX == 0).then(|| self.note_echo_sample(now.since(pkt.ts)))
-        } else if pkt.flags & FLAG_ECHO_RETX == 0 {
-            // Karn's rule: no sample from an ACK echoing a retransmitted segment.
+        } else if (pkt.flags & FLAG_ECHO_RETX == 0
+            || (!self.cfg.rto.karn && pkt.flags & FLAG_NO_ECHO == 0))
+            && (self.cfg.rto.samples == RttSamples::EveryAck || ack > self.una)
+        {
+            // Karn's rule (unless `rto.karn = false`): no sample from an ACK echoing a
+            // retransmitted segment; with `new_ack` none from an ACK that does not advance
+            // SND.UNA (RFC 7323 §4, RTTM rule).
             let r = now.since(pkt.ts);
             self.take_sample(now, r, ack);
             Some(r)

@@ -10,7 +10,7 @@ use crate::cc::fast::{FastSpec, KIND as FAST};
 use crate::cc::CcSpec;
 use crate::cc::CongestionControl;
 use crate::ids::{EndpointId, FlowId, NodeId};
-use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_RETX};
+use crate::packet::{Packet, PacketKind, SackBlock, FLAG_ECHO_RETX, FLAG_NO_ECHO, FLAG_RETX};
 use crate::rng::SimRng;
 use crate::units::{Bytes, Dur, SimTime};
 
@@ -280,6 +280,77 @@ fn one_timed_segment_per_round_trip() {
     // ACK of 2 and 3 at 260 ms: 160 ms for segment 2 → SRTT = 7/8·100 + 1/8·160 = 107.5.
     feed(&mut s, ms(260), &ack(4, &[], ms(100)));
     assert_eq!(s.rtt().srtt(), Dur::from_micros(107_500));
+}
+
+/// srtt after a first sample of 100 ms, then three duplicate ACKs (SACKing segments 1–3
+/// after a loss of 0) echoing segments sent at 100 ms that arrive at 400 ms (300 ms
+/// samples), then the ACK of everything through segment 4 at 500 ms echoing 200 ms.
+fn srtt_after_dupacks(samples: RttSamples) -> (Dur, Dur) {
+    let mut sp = spec(RecoverySpec::Sack, 5);
+    sp.rto.samples = samples;
+    let (mut s, _) = open(sp); // segments 0–4 at time 0
+    feed(&mut s, ms(100), &ack(0, &[(1, 2)], ms(0))); // a duplicate ACK first: no advance
+    let first = s.rtt().srtt();
+    for end in 3..6 {
+        feed(&mut s, ms(400), &ack(0, &[(1, end)], ms(100)));
+    }
+    feed(&mut s, ms(500), &ack(5, &[], ms(200)));
+    (first, s.rtt().srtt())
+}
+
+#[test]
+fn new_ack_samples_skip_acks_that_do_not_advance_snd_una() {
+    // RFC 7323 §4 (RTTM rule; RFC 1323 §3.3): a TSecr updates the RTT estimate only if its
+    // ACK advances SND.UNA. No duplicate ACK gives a sample; the first sample is the new
+    // ACK's 500 − 200 = 300 ms, which RFC 6298 §2.2 takes as SRTT.
+    let (first, last) = srtt_after_dupacks(RttSamples::NewAck);
+    assert_eq!(first, Dur::ZERO, "no sample yet");
+    assert_eq!(last, Dur::from_millis(300));
+    // Every ACK: the first duplicate ACK's 100 ms starts SRTT, the three 300 ms samples and
+    // the 300 ms of the new ACK follow: 300 − 200·(7/8)^4.
+    let (first, last) = srtt_after_dupacks(RttSamples::EveryAck);
+    assert_eq!(first, Dur::from_millis(100));
+    let expect = 0.300 - 0.200 * 0.875f64.powi(4);
+    assert!(
+        (last.secs() - expect).abs() < 1e-6,
+        "{} vs {expect}",
+        last.secs()
+    );
+}
+
+#[test]
+fn new_ack_samples_still_apply_karns_rule() {
+    // An ACK that advances SND.UNA but echoes a retransmission gives no sample either.
+    let mut sp = spec(RecoverySpec::NewReno, 2);
+    sp.rto.samples = RttSamples::NewAck;
+    let (mut s, _) = open(sp);
+    feed(&mut s, ms(100), &ack(1, &[], ms(0)));
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+    let mut a = ack(2, &[], ms(50));
+    a.flags = FLAG_ECHO_RETX;
+    feed(&mut s, ms(400), &a);
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+}
+
+#[test]
+fn without_karns_rule_a_retransmissions_echo_gives_a_sample() {
+    // RFC 6298 §3: with timestamps the echo names the transmission the ACK answers, so a
+    // sample from a retransmitted segment is safe. `rto.karn = false` takes it; an ACK
+    // that echoes nothing still gives none.
+    let mut sp = spec(RecoverySpec::NewReno, 3);
+    sp.rto.karn = false;
+    let (mut s, _) = open(sp);
+    feed(&mut s, ms(100), &ack(1, &[], ms(0)));
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(100));
+    let mut a = ack(2, &[], ms(80)); // a retransmission sent at 80 ms, ACKed at 380 ms
+    a.flags = FLAG_ECHO_RETX;
+    feed(&mut s, ms(380), &a);
+    // 7/8·100 + 1/8·300 = 125 ms.
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(125));
+    let mut none = ack(3, &[], ms(0));
+    none.flags = FLAG_ECHO_RETX | FLAG_NO_ECHO;
+    feed(&mut s, ms(400), &none);
+    assert_eq!(s.rtt().srtt(), Dur::from_millis(125));
 }
 
 #[test]
