@@ -4,7 +4,7 @@
 //! sender's state directly.
 
 use super::{Phase, TcpSender};
-use crate::cc::{CongestionControl, CongestionKind};
+use crate::cc::{AckEvent, CongestionControl, CongestionKind};
 use crate::packet::{Packet, FLAG_ECHO_RETX};
 use crate::transport::tcp::config::{LossFlight, RecoverySpec};
 use crate::transport::tcp::handshake::{self, Handshake};
@@ -190,5 +190,39 @@ impl TcpSender {
         self.pace_next = now;
         self.round_start = now;
         self.try_send(now, out);
+    }
+
+    /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
+    /// `tcp_rate_gen` then `cong_control`).
+    pub(super) fn rate_sample(
+        &mut self,
+        ev: &AckEvent,
+        prior_in_flight: u64,
+        prior_lost: u64,
+        prior_delivered: u64,
+    ) {
+        let mss = self.mss();
+        let losses = (self.lost_total() - prior_lost) * mss;
+        let ca_state = self.ca_state();
+        let min_rtt = self.rtt.min_rtt();
+        let Some(r) = &mut self.rate else {
+            return;
+        };
+        let rs = r.generate(
+            ev.now,
+            self.delivered,
+            self.delivered - prior_delivered,
+            losses,
+            prior_in_flight,
+            min_rtt,
+            ca_state,
+        );
+        self.cc.on_rate_sample(ev, &rs);
+        if self.cc.marks_app_limited() {
+            let in_flight = self.in_flight_segments() * mss;
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight);
+            }
+        }
     }
 }
