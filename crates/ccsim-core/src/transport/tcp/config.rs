@@ -37,6 +37,9 @@ pub struct TcpSpec {
     /// TCP flows only (not MPTCP subflows), hence the serde default.
     #[serde(default)]
     pub handshake: bool,
+    /// The receiver's quick-ACK credit (TCP flows only).
+    #[serde(default)]
+    pub quick_acks: u32,
     pub ssthresh_from: LossFlight,
     pub sack_option_bytes: bool,
     /// ECN (declared in TCP_PARAMS; MPTCP subflows do not use it).
@@ -251,6 +254,10 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::boolean("handshake", false)
         .doc("a SYN / SYN-ACK exchange first, so data starts one round trip after the connection opens (TCP flows only); docs/tcp.md §10.7")
         .source("our choice: off, data at once (every real stack and ns-3 open with a handshake; ns-2's one-way agents do not)"),
+    Param::int("quick_acks", 0, 0, U32)
+        .unit("ACKs")
+        .doc("the receiver acknowledges every in-order segment at once for a connection's first this many ACKs, and again after a duplicate segment (Linux's quick-ACK mode); 0: off; docs/tcp.md §6")
+        .source("our choice: 0, RFC 5681 §4.2's every-second-segment rule from the start (Linux: up to TCP_MAX_QUICKACKS 16, the linux profile)"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

@@ -42,6 +42,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         select: None,
         limited_transmit: false,
         handshake: false,
+        quick_acks: 0,
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         ecn: super::super::ecn::EcnMode::Off,
