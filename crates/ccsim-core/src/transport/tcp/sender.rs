@@ -26,11 +26,12 @@ mod recovery;
 #[path = "sender_subflow.rs"]
 mod subflow;
 
-use super::config::{RecoverySpec, TcpSpec};
+use super::config::{LostRetransmit, RecoverySpec, TcpSpec};
 use super::ecn::EcnSender;
 use super::handshake::Handshake;
 use super::path_select::{FlowOutcome, PathSelector};
 use super::prr::Prr;
+use super::rack::RackRetx;
 use super::rate_sample::RateSampler;
 use super::rto::{RttEstimator, RttSamples};
 use super::scoreboard::Scoreboard;
@@ -148,6 +149,9 @@ pub struct TcpSender {
     cc_seed: u64,
     /// ECN marking and reaction (RFC 3168 §6.1).
     ecn: EcnSender,
+    /// Retransmissions in flight for RACK's lost-retransmission rule (`lost_retransmit =
+    /// "rack"` with a SACK recovery; `rack.rs`).
+    rack: Option<Box<RackRetx>>,
 }
 
 impl TcpSender {
@@ -161,6 +165,7 @@ impl TcpSender {
     ) -> TcpSender {
         let cc = Self::fresh_cc(&cfg, 0);
         let ecn = EcnSender::new(cfg.ecn);
+        let rack = (cfg.lost_retransmit == LostRetransmit::Rack).then(Box::default);
         TcpSender {
             flow,
             dst,
@@ -202,6 +207,7 @@ impl TcpSender {
             lost_no_sack: 0,
             cc_seed: 0,
             ecn,
+            rack,
         }
     }
 
@@ -352,6 +358,9 @@ impl TcpSender {
         self.una = 0;
         self.nxt = 0;
         self.sb = Scoreboard::new(0);
+        if let Some(r) = &mut self.rack {
+            r.clear();
+        }
         self.rate = None;
         if self.cc.wants_rate_samples() {
             self.rate = Some(Box::new(RateSampler::new(0)));
@@ -541,7 +550,7 @@ impl TcpSender {
                 };
                 if let Some(seq) = lost {
                     self.send_segment_paced(now, seq, pacing, out);
-                    self.sb.on_retransmit(seq);
+                    self.note_retransmit(seq);
                 } else if self.app_has(self.sb.end())
                     && self.sb.end() < self.una + self.max_window_segs()
                 {
@@ -636,6 +645,9 @@ impl TcpSender {
             }
             if let Some(r) = &mut self.rate {
                 r.on_scoreboard_sacks(&mut self.sb);
+            }
+            if let Some(r) = &mut self.rack {
+                r.detect(&mut self.sb);
             }
         }
         let mss = self.mss();

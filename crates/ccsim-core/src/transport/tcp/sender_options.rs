@@ -118,7 +118,7 @@ impl TcpSender {
             }
             if let Some(seq) = self.sb.next_lost() {
                 self.send_segment_paced(now, seq, pacing, out);
-                self.sb.on_retransmit(seq);
+                self.note_retransmit(seq);
             } else if self.app_has(self.sb.end())
                 && self.sb.end() < self.una + self.max_window_segs()
             {
@@ -223,6 +223,16 @@ impl TcpSender {
             if let Some(r) = &mut self.rate {
                 r.mark_app_limited(self.delivered, in_flight);
             }
+        }
+    }
+
+    /// Segment `seq` was retransmitted (SACK recoveries): the scoreboard counts it in
+    /// flight, and RACK's rule (`lost_retransmit = "rack"`) remembers what had been sent.
+    #[inline]
+    pub(super) fn note_retransmit(&mut self, seq: u64) {
+        self.sb.on_retransmit(seq);
+        if let Some(r) = &mut self.rack {
+            r.on_retransmit(seq, self.sb.end());
         }
     }
 }

@@ -129,7 +129,7 @@ impl TcpSender {
         };
         self.recover_guard = recover;
         if self.sack_mode() {
-            self.sb.on_retransmit(una);
+            self.note_retransmit(una);
         } else {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
@@ -179,6 +179,9 @@ impl TcpSender {
         self.recover_guard = self.sb.end();
         if self.sack_mode() {
             self.sb.mark_all_lost();
+            if let Some(r) = &mut self.rack {
+                r.clear();
+            }
         } else {
             // Go back N: resend from the first unacknowledged segment as the window opens.
             self.lost_no_sack += self.sb.end() - self.una;

@@ -59,6 +59,8 @@ pub const LINUX: Layer = Layer {
         ("cc.cubic.arithmetic", Lit::Str("linux")),
         ("cc.cubic.hystart", Lit::Bool(true)),
         ("quick_acks", Lit::Int(16)),
+        ("lost_retransmit", Lit::Str("rack")),
+        ("limited_transmit", Lit::Bool(true)),
     ],
 };
 
@@ -104,7 +106,7 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     ("linux", "header", "20 + 20 + 12 B of timestamps on every segment (tcp_established_options, net/ipv4/tcp_output.c:1175)"),
     ("linux", "init_cwnd", "TCP_INIT_CWND 10, include/net/tcp.h:269 (tcp_init_sock, net/ipv4/tcp.c:448)"),
     ("linux", "delayed_ack", "TCP_DELACK_MIN = TCP_ATO_MIN = HZ/25, include/net/tcp.h:154–155 (the adaptive ato starts there; a bulk receiver acks every second segment at once)"),
-    ("linux", "recovery", "SACK on (tcp_sack 1, net/ipv4/tcp_ipv4.c:3471) with PRR (tcp_init_cwnd_reduction, tcp_cwnd_reduction, net/ipv4/tcp_input.c:2971–3011); the kernel's RACK-TLP is not modelled (the kernel bench with it off gives the same results, docs/validation.md §6)"),
+    ("linux", "recovery", "SACK on (tcp_sack 1, net/ipv4/tcp_ipv4.c:3471) with PRR (tcp_init_cwnd_reduction, tcp_cwnd_reduction, net/ipv4/tcp_input.c:2971–3011); RACK's lost-retransmission rule is lost_retransmit; the rest of RACK and TLP are not modelled"),
     ("linux", "ssthresh_from", "tcp_reno_ssthresh: max(cwnd/2, 2), net/ipv4/tcp_cong.c:515–520 (CUBIC: cwnd·717/1024, tcp_cubic.c:338–353)"),
     ("linux", "sack_option_bytes", "TCPOLEN_SACK_BASE_ALIGNED 4 + TCPOLEN_SACK_PERBLOCK 8 per block, include/net/tcp.h:246–247 (tcp_output.c:1204–1221)"),
     ("linux", "handshake", "every connection opens with SYN / SYN-ACK (RFC 9293 §3.5): data starts one RTT after connect()"),
@@ -117,6 +119,8 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     ("linux", "cc.reno.arithmetic", "tcp_reno_cong_avoid, net/ipv4/tcp_cong.c:496–511: tcp_slow_start adds every delivered segment (:456–466), tcp_cong_avoid_ai +1 per cwnd acknowledged with snd_cwnd_cnt (:470–486); tcp_reno_ssthresh max(cwnd >> 1, 2) (:515–520)"),
     ("linux", "cc.cubic.arithmetic", "tcp_cubic.c: bictcp_update :211–319 (integer cnt, C = 410/1024, cnt ≤ 20 before a loss, friendliness with beta_scale 15), cubictcp_recalc_ssthresh :338–353 (strict fast-convergence test, ssthresh cwnd·717/1024), cubictcp_state :355–361 (reset at a timeout)"),
     ("linux", "cc.cubic.hystart", "hystart 1 with ACK-train and delay detection, hystart_low_window 16, hystart_ack_delta_us 2000, HYSTART_MIN_SAMPLES 8, delay threshold clamp(delay_min/8, 4 ms, 16 ms): net/ipv4/tcp_cubic.c:44–58, hystart_update :383–447"),
+    ("linux", "lost_retransmit", "RACK on (tcp_recovery = TCP_RACK_LOSS_DETECTION, net/ipv4/tcp_ipv4.c:3475): a retransmission is lost once a segment sent after it is delivered, reo_wnd 0 in recovery (tcp_rack_detect_loss, tcp_rack_reo_wnd, tcp_rack_mark_skb_lost, net/ipv4/tcp_recovery.c:5–93)"),
+    ("linux", "limited_transmit", "in Open and Disorder the window limits tcp_packets_in_flight = packets_out − sacked_out − lost_out + retrans_out (include/net/tcp.h; tcp_cwnd_test, net/ipv4/tcp_output.c), so each SACKed segment lets a new one leave before recovery starts (RFC 6675 §5 step 1)"),
     ("linux", "quick_acks", "TCP_MAX_QUICKACKS 16, include/net/tcp.h:97: tcp_incr_quickack grants min(rcv_wnd/(2·rcv_mss), 16) on the first data segment (tcp_input.c:311–321, 1029–1034), and the initial rcv_wnd is 65535 (tcp_select_initial_window, net/ipv4/tcp_output.c), so 16 with a 1448-B MSS"),
     ("ns2", "mss", "Agent/TCP packetSize_ 1000 (payload), tcl/lib/ns-default.tcl:936"),
     ("ns2", "header", "tcpip_base_hdr_size_ 40, tcl/lib/ns-default.tcl:937 (added with useHeaders_ true, :991; tcp.cc:763); Agent/TCPSink packetSize_ 40 is the ACK, :1055"),
