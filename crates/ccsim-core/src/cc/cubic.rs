@@ -24,10 +24,8 @@
 //! post-timeout case).
 
 use super::cubic_kernel::CubicKernel;
-use super::hystart::HyStart;
-use super::{
-    AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
-};
+use super::hystart::{HyAck, HyStart};
+use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind};
 use crate::params::{Bound, Kind, Param};
 use crate::units::{Bytes, SimTime};
 use serde::{Deserialize, Serialize};
@@ -121,8 +119,9 @@ pub struct Cubic {
     /// cwnd just before the last reduction.
     cwnd_prior: f64,
     epoch: Option<Epoch>,
-    /// HyStart for the RFC 9438 form (`hystart = true`).
+    /// HyStart for the RFC 9438 form (`hystart = true`), and snd.nxt as last seen (bytes).
     hystart: Option<Box<HyStart>>,
+    sent: u64,
     /// The kernel's integer CUBIC (`arithmetic = "linux"`), which then does everything.
     kernel: Option<Box<CubicKernel>>,
 }
@@ -140,6 +139,7 @@ impl Cubic {
             epoch: None,
             hystart: (p.hystart && p.arithmetic == Arithmetic::Rfc9438)
                 .then(|| Box::new(HyStart::new(true))),
+            sent: 0,
             kernel: (p.arithmetic == Arithmetic::Linux).then(|| {
                 let segs = (init_cwnd.0 / mss.0.max(1)).max(1);
                 Box::new(CubicKernel::new(
@@ -224,24 +224,25 @@ impl CongestionControl for Cubic {
             k.w.ssthresh = (ssthresh.0 / self.mss as u64).max(1);
         }
     }
-    fn on_round(&mut self, _ev: &RoundEvent) {
-        if let Some(k) = &mut self.kernel {
-            k.on_round();
-        } else if let Some(h) = &mut self.hystart {
-            h.on_round();
-        }
-    }
     fn on_ack(&mut self, ev: &AckEvent) {
         if let Some(k) = &mut self.kernel {
             k.on_ack(ev);
             return;
         }
         if let (Some(h), Some(rtt)) = (&mut self.hystart, ev.rtt) {
-            let in_ss = self.cwnd < self.ssthresh;
-            let epoch = self.epoch.map(|e| e.start);
-            if h.on_ack(ev.now, rtt, self.cwnd as u64, in_ss, epoch) {
+            let a = HyAck {
+                now: ev.now,
+                rtt,
+                cwnd: self.cwnd as u64,
+                in_slow_start: self.cwnd < self.ssthresh,
+                epoch_start: self.epoch.map(|e| e.start),
+                delivered: ev.delivered.0,
+                in_flight: ev.in_flight.0,
+            };
+            if h.on_ack(&a) {
                 self.ssthresh = self.cwnd;
             }
+            self.sent = ev.delivered.0 + ev.in_flight.0;
         }
         if ev.acked.0 == 0 || ev.in_recovery {
             return;
@@ -287,7 +288,7 @@ impl CongestionControl for Cubic {
         }
         if ev.kind == CongestionKind::Timeout {
             if let Some(h) = &mut self.hystart {
-                h.on_timeout(ev.now);
+                h.on_timeout(ev.now, self.sent);
             }
         }
         let beta = self.p.beta;

@@ -24,7 +24,7 @@
 //!   (W_max, delay_min, HyStart) is reset; cwnd = 1.
 //! - `delay_min` and HyStart: `hystart.rs`.
 
-use super::hystart::HyStart;
+use super::hystart::{HyAck, HyStart};
 use super::linux_window::KernelWindow;
 use super::{AckEvent, CongestionKind};
 use crate::units::{Dur, SimTime};
@@ -60,6 +60,8 @@ pub struct CubicKernel {
     ack_cnt: u64,
     tcp_cwnd: u64,
     pub(crate) hystart: HyStart,
+    /// snd.nxt as last seen (delivered + in flight, bytes), for HyStart after a timeout.
+    sent: u64,
 }
 
 /// ⌊∛a⌋ for a 64-bit integer.
@@ -96,6 +98,7 @@ impl CubicKernel {
             ack_cnt: 0,
             tcp_cwnd: 0,
             hystart: HyStart::new(hystart),
+            sent: 0,
         }
     }
 
@@ -176,14 +179,18 @@ impl CubicKernel {
     /// An ACK (`cubictcp_acked`, then `cubictcp_cong_avoid` outside recovery).
     pub fn on_ack(&mut self, ev: &AckEvent) {
         let delivered = self.w.newly_delivered(ev);
+        self.sent = ev.delivered.0 + ev.in_flight.0;
         if let Some(rtt) = ev.rtt {
-            if self.hystart.on_ack(
-                ev.now,
+            let a = HyAck {
+                now: ev.now,
                 rtt,
-                self.w.cwnd,
-                self.w.in_slow_start(),
-                self.epoch_time,
-            ) {
+                cwnd: self.w.cwnd,
+                in_slow_start: self.w.in_slow_start(),
+                epoch_start: self.epoch_time,
+                delivered: ev.delivered.0,
+                in_flight: ev.in_flight.0,
+            };
+            if self.hystart.on_ack(&a) {
                 self.w.ssthresh = self.w.cwnd;
             }
         }
@@ -218,17 +225,13 @@ impl CubicKernel {
                 self.w.reduce(ssthresh, 1);
                 // bictcp_reset: the whole state, W_max and delay_min included.
                 let keep = (self.w.clone(), self.fast_convergence, self.friendliness);
-                let hystart_on = self.hystart.enabled();
+                let (hystart_on, sent) = (self.hystart.enabled(), self.sent);
                 *self = CubicKernel::new(1, keep.1, keep.2, hystart_on);
                 self.w = keep.0;
-                self.hystart.on_timeout(now);
+                self.sent = sent;
+                self.hystart.on_timeout(now, sent);
             }
         }
-    }
-
-    /// The sender's round ended.
-    pub fn on_round(&mut self) {
-        self.hystart.on_round();
     }
 }
 
