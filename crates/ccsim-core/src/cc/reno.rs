@@ -75,7 +75,9 @@ pub const KIND: CcKind = CcKind {
         let c: RenoConfig = super::config(p)?;
         let mut r = Reno::new(ctx.mss, ctx.init_cwnd, c.counting);
         if c.arithmetic == Arithmetic::Linux {
-            r.kernel = Some(KernelWindow::new(ctx.init_cwnd.0 / ctx.mss.0.max(1)));
+            r.kernel = Some(Box::new(KernelWindow::new(
+                ctx.init_cwnd.0 / ctx.mss.0.max(1),
+            )));
         }
         Ok(AnyCc::Reno(r))
     },
@@ -123,7 +125,7 @@ pub struct Reno {
     ssthresh: f64,
     counting: Counting,
     /// The kernel's window (`arithmetic = "linux"`), which then replaces the fields above.
-    kernel: Option<KernelWindow>,
+    kernel: Option<Box<KernelWindow>>,
 }
 
 impl Reno {
@@ -141,7 +143,7 @@ impl Reno {
     /// The kernel's Reno (`arithmetic = "linux"`).
     pub fn linux(mss: Bytes, init_cwnd: Bytes) -> Reno {
         Reno {
-            kernel: Some(KernelWindow::new(init_cwnd.0 / mss.0.max(1))),
+            kernel: Some(Box::new(KernelWindow::new(init_cwnd.0 / mss.0.max(1)))),
             ..Reno::new(mss, init_cwnd, Counting::Bytes)
         }
     }
