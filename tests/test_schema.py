@@ -104,7 +104,7 @@ MALFORMED = {
     "link without rate": ('rate = "1Mbps"\n', ""),
     "unknown controller": ('app = "bulk"', 'app = "bulk"\ncc = "cubc"'),
     "CUBIC beta 1.3": ('app = "bulk"', 'app = "bulk"\ncc = { kind = "cubic", beta = 1.3 }'),
-    "CUBIC unknown key": ('app = "bulk"', 'app = "bulk"\ncc = { kind = "cubic", hystart = true }'),
+    "CUBIC unknown key": ('app = "bulk"', 'app = "bulk"\ncc = { kind = "cubic", hystrat = true }'),
     "Vegas negative alpha": ('app = "bulk"', 'app = "bulk"\ncc = { kind = "vegas", alpha = -1 }'),
     "Reno counting": ('app = "bulk"', 'app = "bulk"\ncc = { kind = "reno", counting = "sometimes" }'),
     "FAST counting": ('app = "bulk"', 'app = "bulk"\ncc = { kind = "fast", counting = "bytes" }'),

@@ -1,6 +1,9 @@
 //! CUBIC (RFC 9438). Windows are kept in segments (f64) internally, times in seconds.
 //!
-//! - Slow start as Reno (§4.10 allows HyStart++; it is not modelled).
+//! - Slow start as Reno (§4.10 allows HyStart++; it is not modelled); with `hystart = true`
+//!   Linux's HyStart ends it (`hystart.rs`).
+//! - `arithmetic = "linux"` replaces all of this by the kernel's integer CUBIC
+//!   (`cubic_kernel.rs`; the `linux` stack profile).
 //! - Congestion avoidance (§4.2): from the start of a congestion-avoidance stage at
 //!   `t_epoch`, the window follows W_cubic(t) = C·(t − K)³ + W_max with
 //!   K = cbrt((W_max − cwnd_epoch)/C) (eq. 2; equal to cbrt(W_max·(1 − β)/C) right after a
@@ -20,6 +23,8 @@
 //! cwnd ≥ W_max (or with no W_max yet) sets K = 0 and W_max = cwnd_epoch (§4.8 for the
 //! post-timeout case).
 
+use super::cubic_kernel::CubicKernel;
+use super::hystart::{HyAck, HyStart};
 use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind};
 use crate::params::{Bound, Kind, Param};
 use crate::units::{Bytes, SimTime};
@@ -33,6 +38,21 @@ pub struct CubicSpec {
     pub beta: f64,
     pub fast_convergence: bool,
     pub reno_friendly: bool,
+    pub arithmetic: Arithmetic,
+    pub hystart: bool,
+}
+
+/// Which CUBIC computes the window (`arithmetic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arithmetic {
+    /// RFC 9438 in real numbers (fractional window).
+    #[default]
+    Rfc9438,
+    /// The Linux kernel's integer CUBIC (`cubic_kernel.rs`): whole-segment window, `cnt`,
+    /// slow start counting delivered segments, C and β as 410/1024 and 717/1024; `c` and
+    /// `beta` are not used.
+    Linux,
 }
 
 /// CUBIC's parameter table.
@@ -50,6 +70,12 @@ pub const PARAMS: &[Param] = &[
     Param::boolean("reno_friendly", true)
         .doc("never grow slower than Reno with the same decrease would (the Reno-friendly region)")
         .source("RFC 9438 §4.3 (on)"),
+    Param::choice("arithmetic", "rfc9438", &["rfc9438", "linux"])
+        .doc("rfc9438 (real numbers), or linux: the kernel's integer CUBIC — whole segments, bictcp_update's cnt, slow start adding every delivered segment, the strict fast-convergence test (c and beta unused); docs/controllers/cubic.md")
+        .source("RFC 9438; linux: net/ipv4/tcp_cubic.c bictcp_update :211–319, cubictcp_recalc_ssthresh :338–353, tcp_slow_start net/ipv4/tcp_cong.c:456–466 (the linux profile)"),
+    Param::boolean("hystart", false)
+        .doc("HyStart: leave slow start (ssthresh = cwnd) when a round's ACK train outlasts half the minimum RTT or its RTT rises by clamp(min/8, 4, 16 ms), from 16 segments on; docs/controllers/cubic.md")
+        .source("off, as RFC 9438 (§4.10 allows HyStart++); net/ipv4/tcp_cubic.c hystart_update :383–447 with hystart 1 (the linux profile)"),
 ];
 
 impl Default for CubicSpec {
@@ -93,6 +119,11 @@ pub struct Cubic {
     /// cwnd just before the last reduction.
     cwnd_prior: f64,
     epoch: Option<Epoch>,
+    /// HyStart for the RFC 9438 form (`hystart = true`), and snd.nxt as last seen (bytes).
+    hystart: Option<Box<HyStart>>,
+    sent: u64,
+    /// The kernel's integer CUBIC (`arithmetic = "linux"`), which then does everything.
+    kernel: Option<Box<CubicKernel>>,
 }
 
 impl Cubic {
@@ -106,7 +137,24 @@ impl Cubic {
             w_max: 0.0,
             cwnd_prior: 0.0,
             epoch: None,
+            hystart: (p.hystart && p.arithmetic == Arithmetic::Rfc9438)
+                .then(|| Box::new(HyStart::new(true))),
+            sent: 0,
+            kernel: (p.arithmetic == Arithmetic::Linux).then(|| {
+                let segs = (init_cwnd.0 / mss.0.max(1)).max(1);
+                Box::new(CubicKernel::new(
+                    segs,
+                    p.fast_convergence,
+                    p.reno_friendly,
+                    p.hystart,
+                ))
+            }),
         }
+    }
+
+    /// The kernel form's state, with `arithmetic = "linux"`.
+    pub fn kernel(&self) -> Option<&CubicKernel> {
+        self.kernel.as_deref()
     }
 
     /// W_max in segments (0 before the first congestion event).
@@ -159,15 +207,43 @@ impl CongestionControl for Cubic {
         "cubic"
     }
     fn cwnd(&self) -> Bytes {
+        if let Some(k) = &self.kernel {
+            return Bytes(k.w.cwnd * self.mss as u64);
+        }
         Bytes((self.cwnd * self.mss) as u64)
     }
     fn ssthresh(&self) -> Bytes {
+        if let Some(k) = &self.kernel {
+            return Bytes(k.w.ssthresh.saturating_mul(self.mss as u64));
+        }
         Bytes((self.ssthresh * self.mss).min(u64::MAX as f64) as u64)
     }
     fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
         self.ssthresh = ssthresh.0 as f64 / self.mss;
+        if let Some(k) = &mut self.kernel {
+            k.w.ssthresh = (ssthresh.0 / self.mss as u64).max(1);
+        }
     }
     fn on_ack(&mut self, ev: &AckEvent) {
+        if let Some(k) = &mut self.kernel {
+            k.on_ack(ev);
+            return;
+        }
+        if let (Some(h), Some(rtt)) = (&mut self.hystart, ev.rtt) {
+            let a = HyAck {
+                now: ev.now,
+                rtt,
+                cwnd: self.cwnd as u64,
+                in_slow_start: self.cwnd < self.ssthresh,
+                epoch_start: self.epoch.map(|e| e.start),
+                delivered: ev.delivered.0,
+                in_flight: ev.in_flight.0,
+            };
+            if h.on_ack(&a) {
+                self.ssthresh = self.cwnd;
+            }
+            self.sent = ev.delivered.0 + ev.in_flight.0;
+        }
         if ev.acked.0 == 0 || ev.in_recovery {
             return;
         }
@@ -205,6 +281,16 @@ impl CongestionControl for Cubic {
         self.epoch = Some(e);
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
+        if let Some(k) = &mut self.kernel {
+            let basis = ev.flight_size.0 / self.mss as u64;
+            k.on_congestion(ev.now, ev.kind, basis);
+            return;
+        }
+        if ev.kind == CongestionKind::Timeout {
+            if let Some(h) = &mut self.hystart {
+                h.on_timeout(ev.now, self.sent);
+            }
+        }
         let beta = self.p.beta;
         // §4.7 fast convergence: a flow that had not regained its previous W_max releases
         // bandwidth by lowering W_max further.

@@ -18,10 +18,13 @@ pub mod bwe;
 pub mod cmt;
 pub mod coupled;
 pub mod cubic;
+pub mod cubic_kernel;
 pub mod dctcp;
 #[cfg(test)]
 pub mod example_aimd;
 pub mod fast;
+pub mod hystart;
+pub mod linux_window;
 pub mod reno;
 pub mod vegas;
 pub mod westwood;

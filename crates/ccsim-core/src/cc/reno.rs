@@ -7,7 +7,14 @@
 //! slow growth. `Counting::PerAck` is the older per-ACK rule (cwnd += SMSS·SMSS/cwnd once
 //! per ACK, eq. 3) used by ns-2, which with delayed ACKs gives +½ SMSS per RTT
 //! (ALGORITHMS.md §1.10); the ns-2-era reproductions select it.
+//!
+//! `arithmetic = "linux"` is the kernel's Reno instead (`tcp_reno_cong_avoid`,
+//! net/ipv4/tcp_cong.c:496–511; the `linux` stack profile): a whole-segment window that slow
+//! start grows by every delivered segment and congestion avoidance by one segment per
+//! window of acknowledged segments (`linux_window.rs`), and ssthresh = max(⌊amount/2⌋, 2)
+//! segments (`tcp_reno_ssthresh`, :515–520; the amount is cwnd with `ssthresh_from = "cwnd"`).
 
+use super::linux_window::KernelWindow;
 use super::{AckEvent, AnyCc, CcKind, CongestionControl, CongestionEvent, CongestionKind};
 use crate::params::{Kind, Param};
 use crate::units::Bytes;
@@ -32,22 +39,47 @@ pub const COUNTING: Param = Param::choice("counting", "bytes", &["bytes", "per_a
     .doc("how congestion avoidance counts ACKs: by bytes acknowledged, or once per ACK (½ segment per RTT with delayed ACKs)")
     .source("RFC 5681 §3.1 recommends byte counting; ns-2's Agent/TCP counts once per ACK (tcp.cc opencwnd), chosen by the ns-2-era reproductions");
 
+/// Which Reno computes the window (`arithmetic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arithmetic {
+    /// RFC 5681 in real numbers (fractional window, `counting` applies).
+    #[default]
+    Rfc5681,
+    /// The Linux kernel's `tcp_reno_cong_avoid` (`linux_window.rs`).
+    Linux,
+}
+
 /// Reno's parameters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RenoConfig {
     /// See [`COUNTING`].
     pub counting: Counting,
+    /// RFC 5681's window or the kernel's (see the module's documentation).
+    #[serde(default)]
+    pub arithmetic: Arithmetic,
 }
 
 /// Reno's parameter table.
-pub const PARAMS: &[Param] = &[COUNTING];
+pub const PARAMS: &[Param] = &[
+    COUNTING,
+    Param::choice("arithmetic", "rfc5681", &["rfc5681", "linux"])
+        .doc("rfc5681 (real numbers, min(N, SMSS) per ACK in slow start), or linux: the kernel's tcp_reno_cong_avoid — whole segments, slow start adding every delivered segment, +1 per window of acknowledged segments, ssthresh max(⌊amount/2⌋, 2) (counting unused); docs/tcp.md §3")
+        .source("RFC 5681 §3.1; linux: net/ipv4/tcp_cong.c tcp_slow_start :456–466, tcp_cong_avoid_ai :470–486, tcp_reno_cong_avoid :496–511, tcp_reno_ssthresh :515–520 (the linux profile)"),
+];
 
 /// `cc = "reno"`.
 pub const KIND: CcKind = CcKind {
     kind: Kind::new("reno", "AIMD, RFC 5681 (docs/tcp.md §3)", &[PARAMS]),
     build: |p, ctx| {
         let c: RenoConfig = super::config(p)?;
-        Ok(AnyCc::Reno(Reno::new(ctx.mss, ctx.init_cwnd, c.counting)))
+        let mut r = Reno::new(ctx.mss, ctx.init_cwnd, c.counting);
+        if c.arithmetic == Arithmetic::Linux {
+            r.kernel = Some(Box::new(KernelWindow::new(
+                ctx.init_cwnd.0 / ctx.mss.0.max(1),
+            )));
+        }
+        Ok(AnyCc::Reno(r))
     },
 };
 
@@ -92,6 +124,8 @@ pub struct Reno {
     cwnd: f64,
     ssthresh: f64,
     counting: Counting,
+    /// The kernel's window (`arithmetic = "linux"`), which then replaces the fields above.
+    kernel: Option<Box<KernelWindow>>,
 }
 
 impl Reno {
@@ -102,7 +136,44 @@ impl Reno {
             cwnd: init_cwnd.0 as f64,
             ssthresh: f64::MAX,
             counting,
+            kernel: None,
         }
+    }
+
+    /// The kernel's Reno (`arithmetic = "linux"`).
+    pub fn linux(mss: Bytes, init_cwnd: Bytes) -> Reno {
+        Reno {
+            kernel: Some(Box::new(KernelWindow::new(init_cwnd.0 / mss.0.max(1)))),
+            ..Reno::new(mss, init_cwnd, Counting::Bytes)
+        }
+    }
+
+    /// `tcp_reno_cong_avoid` for one ACK.
+    fn linux_on_ack(w: &mut KernelWindow, ev: &AckEvent) {
+        let delivered = w.newly_delivered(ev);
+        if ev.acked.0 == 0 || ev.in_recovery || delivered == 0 {
+            return;
+        }
+        let mut acked = delivered;
+        if w.in_slow_start() {
+            acked = w.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
+        }
+        let cwnd = w.cwnd;
+        w.cong_avoid_ai(cwnd, acked);
+    }
+
+    /// `tcp_reno_ssthresh` and the window after the event, in segments.
+    fn linux_on_congestion(w: &mut KernelWindow, ev: &CongestionEvent) {
+        let amount = ev.flight_size.0 / ev.mss.0.max(1);
+        let ssthresh = (amount / 2).max(2);
+        let cwnd = match ev.kind {
+            CongestionKind::FastRetransmit => ssthresh,
+            CongestionKind::Timeout => 1,
+        };
+        w.reduce(ssthresh, cwnd);
     }
 }
 
@@ -111,15 +182,27 @@ impl CongestionControl for Reno {
         "reno"
     }
     fn cwnd(&self) -> Bytes {
+        if let Some(w) = &self.kernel {
+            return Bytes(w.cwnd * self.mss as u64);
+        }
         Bytes(self.cwnd as u64)
     }
     fn ssthresh(&self) -> Bytes {
+        if let Some(w) = &self.kernel {
+            return Bytes(w.ssthresh.saturating_mul(self.mss as u64));
+        }
         Bytes(self.ssthresh.min(u64::MAX as f64) as u64)
     }
     fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
         self.ssthresh = ssthresh.0 as f64;
+        if let Some(w) = &mut self.kernel {
+            w.ssthresh = (ssthresh.0 / self.mss as u64).max(1);
+        }
     }
     fn on_ack(&mut self, ev: &AckEvent) {
+        if let Some(w) = &mut self.kernel {
+            return Reno::linux_on_ack(w, ev);
+        }
         if ev.acked.0 == 0 || ev.in_recovery {
             return;
         }
@@ -132,6 +215,9 @@ impl CongestionControl for Reno {
         );
     }
     fn on_congestion(&mut self, ev: &CongestionEvent) {
+        if let Some(w) = &mut self.kernel {
+            return Reno::linux_on_congestion(w, ev);
+        }
         (self.ssthresh, self.cwnd) = reno_loss(ev.kind, ev.flight_size, self.mss);
     }
 }
@@ -213,6 +299,61 @@ mod tests {
         r.on_congestion(&loss(CongestionKind::Timeout, 16 * MSS));
         assert_eq!(r.ssthresh(), Bytes(8 * MSS));
         assert_eq!(r.cwnd(), Bytes(MSS));
+    }
+
+    fn ack_delivering(acked: u64, delivered: &mut u64) -> AckEvent {
+        *delivered += acked;
+        AckEvent {
+            delivered: Bytes(*delivered),
+            ..ack(acked)
+        }
+    }
+
+    /// tcp_reno_cong_avoid: an ACK of two segments adds two in slow start (a window of 10
+    /// acknowledged by five delayed ACKs becomes 20), then one per window in congestion
+    /// avoidance; ssthresh = max(⌊cwnd/2⌋, 2).
+    #[test]
+    fn linux_reno_doubles_per_round_then_adds_one_per_window() {
+        let mut r = Reno::linux(Bytes(MSS), Bytes(10 * MSS));
+        let mut d = 0;
+        for _ in 0..5 {
+            r.on_ack(&ack_delivering(2 * MSS, &mut d));
+        }
+        assert_eq!(r.cwnd(), Bytes(20 * MSS));
+        r.on_congestion(&loss(CongestionKind::FastRetransmit, 21 * MSS));
+        assert_eq!((r.ssthresh(), r.cwnd()), (Bytes(10 * MSS), Bytes(10 * MSS)));
+        for _ in 0..4 {
+            r.on_ack(&ack_delivering(2 * MSS, &mut d));
+        }
+        assert_eq!(
+            r.cwnd(),
+            Bytes(10 * MSS),
+            "8 of 10 acknowledged: no increase yet"
+        );
+        r.on_ack(&ack_delivering(2 * MSS, &mut d));
+        assert_eq!(r.cwnd(), Bytes(11 * MSS));
+        r.on_congestion(&loss(CongestionKind::Timeout, 3 * MSS));
+        assert_eq!((r.ssthresh(), r.cwnd()), (Bytes(2 * MSS), Bytes(MSS)));
+    }
+
+    /// Slow start stops at ssthresh and the rest of the ACK goes to congestion avoidance.
+    #[test]
+    fn linux_slow_start_hands_the_rest_to_congestion_avoidance() {
+        let mut r = Reno::linux(Bytes(MSS), Bytes(9 * MSS));
+        r.set_initial_ssthresh(Bytes(10 * MSS));
+        let mut d = 0;
+        r.on_ack(&ack_delivering(2 * MSS, &mut d));
+        assert_eq!((r.cwnd(), r.ssthresh()), (Bytes(10 * MSS), Bytes(10 * MSS)));
+        for _ in 0..4 {
+            r.on_ack(&ack_delivering(2 * MSS, &mut d));
+        }
+        assert_eq!(r.cwnd(), Bytes(10 * MSS));
+        r.on_ack(&ack_delivering(MSS, &mut d));
+        assert_eq!(
+            r.cwnd(),
+            Bytes(11 * MSS),
+            "1 + 8 + 1 = 10 acknowledged in CA"
+        );
     }
 
     #[test]

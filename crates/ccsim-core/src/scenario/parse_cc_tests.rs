@@ -20,7 +20,8 @@ fn reno_ack_counting_is_selectable_and_checked() {
             CcSpec::new(
                 &crate::cc::reno::KIND,
                 &RenoConfig {
-                    counting: AckCounting::PerAck
+                    counting: AckCounting::PerAck,
+                    ..RenoConfig::default()
                 }
             )
         ),
@@ -151,6 +152,7 @@ fn cubic_parameters_are_checked() {
             beta: 0.5,
             fast_convergence: false,
             reno_friendly: true,
+            ..CubicSpec::default()
         }
     );
     let ps = cc_problems("{ kind = \"cubic\", beta = 1 }");
@@ -163,11 +165,15 @@ fn cubic_parameters_are_checked() {
     assert_problem(&ps, "flow[0].cc.c", "allowed 0 < c ≤ 1000000");
     let ps = cc_problems("{ kind = \"cubic\", reno_friendly = \"yes\" }");
     assert_problem(&ps, "flow[0].cc.reno_friendly", "expected");
-    let ps = cc_problems("{ kind = \"cubic\", hystart = true }");
+    let ps = cc_problems("{ kind = \"cubic\", hystart = \"yes\" }");
+    assert_problem(&ps, "flow[0].cc.hystart", "expected");
+    let ps = cc_problems("{ kind = \"cubic\", arithmetic = \"integer\" }");
+    assert_problem(&ps, "flow[0].cc.arithmetic", "rfc9438, linux");
+    let ps = cc_problems("{ kind = \"cubic\", hystrat = true }");
     assert_problem(
         &ps,
-        "flow[0].cc.hystart",
-        "allowed: kind, c, beta, fast_convergence, reno_friendly",
+        "flow[0].cc.hystrat",
+        "allowed: kind, c, beta, fast_convergence, reno_friendly, arithmetic, hystart",
     );
 }
 

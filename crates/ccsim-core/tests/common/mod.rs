@@ -28,6 +28,8 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         ecn: EcnMode::Off,
         limited_transmit: false,
         handshake: false,
+        quick_acks: 0,
+        lost_retransmit: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         recovery_burst: None,

@@ -37,8 +37,13 @@ pub struct TcpSpec {
     /// TCP flows only (not MPTCP subflows), hence the serde default.
     #[serde(default)]
     pub handshake: bool,
+    /// The receiver's quick-ACK credit (TCP flows only).
+    #[serde(default)]
+    pub quick_acks: u32,
     pub ssthresh_from: LossFlight,
     pub sack_option_bytes: bool,
+    #[serde(default)]
+    pub lost_retransmit: LostRetransmit,
     /// ECN (declared in TCP_PARAMS; MPTCP subflows do not use it).
     #[serde(default)]
     pub ecn: EcnMode,
@@ -145,6 +150,17 @@ pub enum LossFlight {
     Cwnd,
 }
 
+/// How a lost retransmission is found (`lost_retransmit`, SACK recoveries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LostRetransmit {
+    /// By the retransmission timer (RFC 6675 retransmits a segment once per recovery).
+    #[default]
+    Timeout,
+    /// RACK's rule (RFC 8985 §6.2, `rack.rs`): lost once a segment sent after it is SACKed.
+    Rack,
+}
+
 /// The initial window of RFC 5681 §3.1 for a given SMSS, in segments.
 pub fn rfc5681_initial_window(mss: u32) -> u32 {
     if mss > 2190 {
@@ -204,6 +220,9 @@ pub const SENDER: &[Param] = &[
     Param::boolean("sack_option_bytes", false)
         .doc("ACKs carrying SACK blocks grow by the SACK option: 12, 20 or 28 bytes for 1–3 blocks (4-byte aligned); docs/tcp.md §10.8")
         .source("our choice: off, an ACK is header bytes (RFC 2018 §3 gives the option's size)"),
+    Param::choice("lost_retransmit", "timeout", &["timeout", "rack"])
+        .doc("SACK recoveries: how a lost retransmission is found — by the retransmission timer (RFC 6675), or rack: lost once a segment sent after it is SACKed, and sent again in the same recovery (RFC 8985 §6.2 with reo_wnd 0); docs/tcp.md §10.10")
+        .source("RFC 6675 (timeout); Linux tcp_rack_detect_loss / tcp_rack_mark_skb_lost, net/ipv4/tcp_recovery.c (the linux profile)"),
     Param::new("recovery_burst", Ty::Int { min: 1, max: U32 }, Dflt::None("no limit"))
         .unit("segments")
         .doc("NewReno: at most this many new segments per ACK during fast recovery (ns-2's send_much(0, 0, 2)); docs/tcp.md §11.1")
@@ -251,6 +270,10 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::boolean("handshake", false)
         .doc("a SYN / SYN-ACK exchange first, so data starts one round trip after the connection opens (TCP flows only); docs/tcp.md §10.7")
         .source("our choice: off, data at once (every real stack and ns-3 open with a handshake; ns-2's one-way agents do not)"),
+    Param::int("quick_acks", 0, 0, U32)
+        .unit("ACKs")
+        .doc("the receiver acknowledges every in-order segment at once for a connection's first this many ACKs, and again after a duplicate segment (Linux's quick-ACK mode); 0: off; docs/tcp.md §6")
+        .source("our choice: 0, RFC 5681 §4.2's every-second-segment rule from the start (Linux: up to TCP_MAX_QUICKACKS 16, the linux profile)"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

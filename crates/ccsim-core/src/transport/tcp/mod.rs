@@ -1,11 +1,12 @@
-//! TCP: sender, receiver, RTO estimators, SACK scoreboard, PRR, the handshake and the
-//! timed segment.
+//! TCP: sender, receiver, RTO estimators, SACK scoreboard, PRR, RACK's lost-retransmission
+//! rule, the handshake and the timed segment.
 
 pub mod config;
 pub mod ecn;
 pub mod handshake;
 pub mod path_select;
 pub mod prr;
+pub mod rack;
 pub mod rate_sample;
 pub mod receiver;
 pub mod rto;

@@ -7,6 +7,15 @@
 //! the send time of the first segment received since the previous ACK, and says whether
 //! that segment was a retransmission so the sender can apply Karn's rule. A SYN (when the
 //! flow models the handshake) is answered at once with a SYN-ACK.
+//!
+//! Quick ACKs (`quick_acks = n`, Linux's receiver; off by default): a connection's first
+//! n ACKs are sent at once for every in-order segment, and a duplicate segment grants the
+//! credit again. Linux grants `tcp_incr_quickack` credit on a connection's first data
+//! segment (`tcp_event_data_recv`, net/ipv4/tcp_input.c:1029–1034) and
+//! `tcp_enter_quickack_mode` on a segment it already has (`tcp_data_queue`); while credit
+//! is left every segment is acknowledged at once (`tcp_in_quickack_mode`, :336–342;
+//! `__tcp_ack_snd_check`), and each ACK sent takes one (`tcp_dec_quickack_mode`,
+//! include/net/tcp.h:409–424).
 
 use super::ecn::{EcnMode, EcnReceiver};
 use super::handshake;
@@ -42,6 +51,9 @@ pub struct TcpReceiver {
     /// Whether an ACK's wire size counts 8 bytes per SACK block (ns-2's sinks).
     sack_block_bytes: bool,
     unacked: u32,
+    /// Quick-ACK credit granted at a connection's start (0: off), and what is left of it.
+    quick_acks: u32,
+    quick: u32,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
     /// Payload bytes delivered in order to the application (all connections).
@@ -89,6 +101,8 @@ impl TcpReceiver {
             sack_option_bytes: false,
             sack_block_bytes: false,
             unacked: 0,
+            quick_acks: 0,
+            quick: 0,
             delack_deadline: None,
             echo: None,
             bytes_delivered: 0,
@@ -126,6 +140,13 @@ impl TcpReceiver {
     /// padding, as ns-2's sinks do (tcp-sink.cc:755); `with_sack_option_bytes` wins.
     pub fn with_sack_block_bytes(mut self, on: bool) -> TcpReceiver {
         self.sack_block_bytes = on;
+        self
+    }
+
+    /// Acknowledge every in-order segment at once for a connection's first `n` ACKs, and
+    /// again after a duplicate segment (Linux's quick-ACK mode; see the module's notes).
+    pub fn with_quick_acks(mut self, n: u32) -> TcpReceiver {
+        self.quick_acks = n;
         self
     }
 
@@ -198,7 +219,7 @@ impl TcpReceiver {
             }
             // RFC 5681 §4.2: ACK at once when a segment fills (part of) a gap; else at least
             // every second full-sized segment, or when the delayed-ACK timer expires.
-            if filled_hole || self.delack.is_none() || self.unacked >= 1 {
+            if filled_hole || self.delack.is_none() || self.unacked >= 1 || self.quick > 0 {
                 self.send_ack(out);
             } else {
                 self.unacked += 1;
@@ -210,7 +231,9 @@ impl TcpReceiver {
             self.insert_ooo(seq);
             self.send_ack(out);
         } else {
-            self.send_ack(out); // duplicate: tell the sender where we are
+            // Duplicate: tell the sender where we are (Linux also re-enters quick mode).
+            self.quick = self.quick.max(self.quick_acks);
+            self.send_ack(out);
         }
     }
 
@@ -256,6 +279,7 @@ impl TcpReceiver {
         self.ooo.clear();
         self.nrecent = 0;
         self.unacked = 0;
+        self.quick = self.quick_acks;
         self.delack_deadline = None;
         self.echo = None;
         self.path = pkt.path;
@@ -347,6 +371,7 @@ impl TcpReceiver {
             p.size += 8 * n as u32;
         }
         self.unacked = 0;
+        self.quick = self.quick.saturating_sub(1);
         self.delack_deadline = None;
         out.push(p);
     }
@@ -415,6 +440,31 @@ mod tests {
         r.on_timer(SimTime(100_000_010), &mut out);
         assert_eq!(out.len(), 2);
         assert_eq!(out[1].seq, 3);
+    }
+
+    /// Quick ACKs: the first 3 in-order segments are acknowledged one by one, then every
+    /// second; a duplicate segment grants the credit again.
+    #[test]
+    fn quick_acks_acknowledge_every_segment_at_the_start() {
+        let mut r = rx(Some(Dur::from_millis(40))).with_quick_acks(3);
+        let mut out = Vec::new();
+        for s in 0..7 {
+            r.on_data(SimTime(s), &seg(s), &mut out);
+        }
+        let acks: Vec<u64> = out.iter().map(|p| p.seq).collect();
+        assert_eq!(acks, [1, 2, 3, 5, 7]);
+        r.on_data(SimTime(8), &seg(3), &mut out); // a duplicate: ACK, credit 3 − 1 left
+        r.on_data(SimTime(9), &seg(7), &mut out);
+        r.on_data(SimTime(10), &seg(8), &mut out);
+        r.on_data(SimTime(11), &seg(9), &mut out);
+        let acks: Vec<u64> = out[5..].iter().map(|p| p.seq).collect();
+        assert_eq!(acks, [7, 8, 9]);
+        let mut off = rx(Some(Dur::from_millis(40)));
+        let mut out = Vec::new();
+        for s in 0..4 {
+            off.on_data(SimTime(s), &seg(s), &mut out);
+        }
+        assert_eq!(out.len(), 2, "off: every second segment");
     }
 
     #[test]

@@ -288,6 +288,27 @@ impl Scoreboard {
         None
     }
 
+    /// RACK found the retransmission of `seq` lost (`rack.rs`): it is no longer in flight
+    /// and is due again. Returns whether it was an outstanding, un-SACKed retransmission.
+    pub fn mark_retransmission_lost(&mut self, seq: u64) -> bool {
+        if seq < self.base || seq >= self.end() {
+            return false;
+        }
+        let f = &mut self.flags[(seq - self.base) as usize];
+        if *f & SACKED != 0 || *f & RETX == 0 {
+            return false;
+        }
+        *f &= !RETX;
+        self.retx -= 1;
+        if *f & LOST == 0 {
+            *f |= LOST;
+            self.lost += 1;
+        }
+        self.lost_total += 1;
+        self.rxt_hint = self.rxt_hint.min(seq);
+        true
+    }
+
     /// Segment `seq` was retransmitted.
     pub fn on_retransmit(&mut self, seq: u64) {
         if seq < self.base || seq >= self.end() {

@@ -6,8 +6,10 @@
 //! transfer may be shorter), as in ns-2. Congestion avoidance is delegated to a
 //! `CongestionControl`; loss recovery (Reno, NewReno, SACK, Sack1, FACK, PRR) is chosen
 //! independently. The optional mechanisms (handshake, limited transmit, PRR's sending rule,
-//! the timed segment, the loss-response basis) are in `sender_options.rs`, their tests in
-//! `sender_options_tests.rs`.
+//! the timed segment, the loss-response basis, the controller's rate samples) are in
+//! `sender_options.rs`, their tests in `sender_options_tests.rs`; the recovery state machine
+//! (new and duplicate ACKs, entering and leaving recovery, the timeout) in
+//! `sender_recovery.rs`.
 
 #[path = "sender_ns2.rs"]
 mod ns2;
@@ -19,22 +21,24 @@ mod options;
 #[cfg(test)]
 #[path = "sender_options_tests.rs"]
 mod options_tests;
+#[path = "sender_recovery.rs"]
+mod recovery;
 #[path = "sender_subflow.rs"]
 mod subflow;
 
-use super::config::{RecoverySpec, TcpSpec};
+use super::config::{LostRetransmit, RecoverySpec, TcpSpec};
 use super::ecn::EcnSender;
 use super::handshake::Handshake;
 use super::path_select::{FlowOutcome, PathSelector};
 use super::prr::Prr;
+use super::rack::RackRetx;
 use super::rate_sample::RateSampler;
 use super::rto::{RttEstimator, RttSamples};
 use super::scoreboard::Scoreboard;
 use super::timed_segment::TimedSegment;
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::{
-    AckEvent, AnyCc, CaState, CcContext, CongestionControl, CongestionEvent, CongestionKind,
-    RoundEvent,
+    AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECE, FLAG_ECHO_RETX, FLAG_NO_ECHO, FLAG_RETX};
@@ -145,6 +149,9 @@ pub struct TcpSender {
     cc_seed: u64,
     /// ECN marking and reaction (RFC 3168 §6.1).
     ecn: EcnSender,
+    /// Retransmissions in flight for RACK's lost-retransmission rule (`lost_retransmit =
+    /// "rack"` with a SACK recovery; `rack.rs`).
+    rack: Option<Box<RackRetx>>,
 }
 
 impl TcpSender {
@@ -158,6 +165,7 @@ impl TcpSender {
     ) -> TcpSender {
         let cc = Self::fresh_cc(&cfg, 0);
         let ecn = EcnSender::new(cfg.ecn);
+        let rack = (cfg.lost_retransmit == LostRetransmit::Rack).then(Box::default);
         TcpSender {
             flow,
             dst,
@@ -199,6 +207,7 @@ impl TcpSender {
             lost_no_sack: 0,
             cc_seed: 0,
             ecn,
+            rack,
         }
     }
 
@@ -349,6 +358,9 @@ impl TcpSender {
         self.una = 0;
         self.nxt = 0;
         self.sb = Scoreboard::new(0);
+        if let Some(r) = &mut self.rack {
+            r.clear();
+        }
         self.rate = None;
         if self.cc.wants_rate_samples() {
             self.rate = Some(Box::new(RateSampler::new(0)));
@@ -538,7 +550,7 @@ impl TcpSender {
                 };
                 if let Some(seq) = lost {
                     self.send_segment_paced(now, seq, pacing, out);
-                    self.sb.on_retransmit(seq);
+                    self.note_retransmit(seq);
                 } else if self.app_has(self.sb.end())
                     && self.sb.end() < self.una + self.max_window_segs()
                 {
@@ -594,14 +606,6 @@ impl TcpSender {
         self.sb.lost_total() + self.lost_no_sack
     }
 
-    fn ca_state(&self) -> CaState {
-        match self.phase {
-            Phase::Open => CaState::Open,
-            Phase::Recovery { .. } => CaState::Recovery,
-            Phase::AfterTimeout { .. } => CaState::Loss,
-        }
-    }
-
     fn max_window_segs(&self) -> u64 {
         self.cfg.max_window.map_or(u64::MAX / 2, |m| m as u64)
     }
@@ -646,6 +650,9 @@ impl TcpSender {
             }
             if let Some(r) = &mut self.rate {
                 r.on_scoreboard_sacks(&mut self.sb);
+            }
+            if let Some(r) = &mut self.rack {
+                r.detect(&mut self.sb);
             }
         }
         let mss = self.mss();
@@ -753,40 +760,6 @@ impl TcpSender {
         self.try_send(now, out);
     }
 
-    /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
-    /// `tcp_rate_gen` then `cong_control`).
-    fn rate_sample(
-        &mut self,
-        ev: &AckEvent,
-        prior_in_flight: u64,
-        prior_lost: u64,
-        prior_delivered: u64,
-    ) {
-        let mss = self.mss();
-        let losses = (self.lost_total() - prior_lost) * mss;
-        let ca_state = self.ca_state();
-        let min_rtt = self.rtt.min_rtt();
-        let Some(r) = &mut self.rate else {
-            return;
-        };
-        let rs = r.generate(
-            ev.now,
-            self.delivered,
-            self.delivered - prior_delivered,
-            losses,
-            prior_in_flight,
-            min_rtt,
-            ca_state,
-        );
-        self.cc.on_rate_sample(ev, &rs);
-        if self.cc.marks_app_limited() {
-            let in_flight = self.in_flight_segments() * mss;
-            if let Some(r) = &mut self.rate {
-                r.mark_app_limited(self.delivered, in_flight);
-            }
-        }
-    }
-
     /// Segments considered in flight: RFC 6675 pipe with SACK, else snd.nxt − snd.una.
     fn in_flight_segments(&self) -> u64 {
         if self.sack_mode() {
@@ -794,173 +767,6 @@ impl TcpSender {
         } else {
             self.nxt - self.una
         }
-    }
-
-    fn on_new_ack(&mut self, now: SimTime, acked_bytes: u64, out: &mut Vec<Packet>) {
-        let mss = self.mss() as i64;
-        let mut restart_timer = true;
-        if let Phase::AfterTimeout { recover } = self.phase {
-            if self.una >= recover {
-                self.phase = Phase::Open;
-            }
-        }
-        if let Phase::Recovery {
-            recover,
-            partial_seen,
-        } = self.phase
-        {
-            let full = self.una >= recover;
-            match self.cfg.recovery {
-                // RFC 5681 §3.2 step 6: the first new ACK ends Reno's recovery.
-                RecoverySpec::Reno => self.exit_recovery(now),
-                _ if full => self.exit_recovery(now),
-                RecoverySpec::NewReno => {
-                    // RFC 6582 §3.2 step 5: partial ACK. Retransmit the first unacknowledged
-                    // segment, deflate by the amount acknowledged, add back one SMSS if at
-                    // least one SMSS was acknowledged; reset the timer only the first time.
-                    let una = self.una;
-                    self.send_segment(now, una, out);
-                    self.lost_no_sack += 1;
-                    self.inflation -= acked_bytes as i64;
-                    if acked_bytes as i64 >= mss {
-                        self.inflation += mss;
-                    }
-                    restart_timer = !partial_seen;
-                    self.phase = Phase::Recovery {
-                        recover,
-                        partial_seen: true,
-                    };
-                }
-                RecoverySpec::Sack
-                | RecoverySpec::Sack1
-                | RecoverySpec::Fack
-                | RecoverySpec::Prr => {}
-            }
-        }
-        // RFC 6298 §5.2–5.3: stop the timer when all is acknowledged, else restart it.
-        if self.una >= self.sb.end() {
-            self.rto_deadline = None;
-        } else if restart_timer {
-            self.rto_deadline = Some(self.rtt.deadline(now));
-        }
-    }
-
-    fn on_dupack(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        match self.phase {
-            Phase::Open | Phase::AfterTimeout { .. } => {
-                if self.dupacks == self.cfg.dupthresh && self.recover_guard_allows() {
-                    self.enter_recovery(now, out);
-                }
-            }
-            Phase::Recovery { .. } => {
-                // RFC 5681 §3.2 step 4: inflate by one SMSS per further duplicate ACK.
-                if !self.sack_mode() {
-                    self.inflation += self.mss() as i64;
-                }
-            }
-        }
-    }
-
-    /// RFC 6582 §3.2 step 1: a new fast retransmit only if the cumulative ACK covers more
-    /// than `recover` (the highest segment sent at the last recovery or timeout), so that
-    /// duplicate ACKs of an old window start nothing. Plain Reno applies it only after a
-    /// timeout, as ns-2's Reno with `bugfix_` does (tcp-reno.cc `timeout` sets `recover_`,
-    /// `dupack_action` checks it unless the last window reduction was a fast retransmit):
-    /// it may start a second fast retransmit in the window of the first.
-    fn recover_guard_allows(&self) -> bool {
-        let reno_after_recovery = self.cfg.recovery == RecoverySpec::Reno
-            && !matches!(self.phase, Phase::AfterTimeout { .. });
-        reno_after_recovery || self.una >= self.recover_guard
-    }
-
-    /// Tell the controller of a loss, with the amount its response starts from
-    /// (`loss_flight`: FlightSize by default, RFC 5681 §3.1).
-    fn signal_congestion(&mut self, now: SimTime, kind: CongestionKind) {
-        let mss = self.mss();
-        let flight_size = self.halved_amount(self.loss_flight(kind));
-        self.cc.on_congestion(&CongestionEvent {
-            now,
-            kind,
-            flight_size,
-            mss: Bytes(mss),
-        });
-    }
-
-    fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        let mss = self.mss();
-        let una = self.una;
-        if self.sack_mode() {
-            // RFC 6675 §5 step (4.3): the first segment presumed lost is resent at once.
-            self.sb.mark_one_lost(una);
-        }
-        self.signal_congestion(now, CongestionKind::FastRetransmit);
-        self.ecn.on_loss_reduction(self.sb.end());
-        self.fack_restart_on_entry();
-        self.stats.fast_recoveries += 1;
-        let recover = self.sb.end();
-        self.phase = Phase::Recovery {
-            recover,
-            partial_seen: false,
-        };
-        self.recover_guard = recover;
-        if self.sack_mode() {
-            self.sb.on_retransmit(una);
-        } else {
-            // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
-            self.inflation = self.cfg.dupthresh as i64 * mss as i64;
-            self.lost_no_sack += 1;
-        }
-        self.timed.cancel();
-        self.lt_sent = 0;
-        if self.cfg.recovery == RecoverySpec::Prr {
-            // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; the fast retransmit is the first
-            // segment PRR counts as sent.
-            self.prr = Prr::start(self.sb.end() - una);
-            self.prr.on_send();
-            self.prr_quota = 0;
-        }
-        self.send_segment(now, una, out);
-        if self.cfg.rto.restart_at_fast_retransmit {
-            // ns-2 `reset_rtx_timer(1,0)` at every variant's fast retransmit.
-            self.rto_deadline = Some(self.rtt.deadline(now));
-        }
-    }
-
-    fn exit_recovery(&mut self, now: SimTime) {
-        // RFC 5681 §3.2 step 6 / RFC 6582 step 4: deflate to ssthresh.
-        self.phase = Phase::Open;
-        self.inflation = 0;
-        self.fack_cwnd = None;
-        self.cc.on_recovery_exit(now);
-    }
-
-    fn on_rto(&mut self, now: SimTime) {
-        self.stats.timeouts += 1;
-        if self.syn != Handshake::Done {
-            self.on_syn_timeout();
-            return;
-        }
-        self.timed.cancel();
-        self.signal_congestion(now, CongestionKind::Timeout);
-        self.ecn.on_loss_reduction(self.sb.end());
-        self.rtt.back_off();
-        self.phase = Phase::AfterTimeout {
-            recover: self.sb.end(),
-        };
-        self.inflation = 0;
-        self.fack_cwnd = None;
-        self.dupacks = 0;
-        // RFC 6582 §4: after a timeout, recover = highest segment sent.
-        self.recover_guard = self.sb.end();
-        if self.sack_mode() {
-            self.sb.mark_all_lost();
-        } else {
-            // Go back N: resend from the first unacknowledged segment as the window opens.
-            self.lost_no_sack += self.sb.end() - self.una;
-            self.nxt = self.una;
-        }
-        self.rto_deadline = Some(self.rtt.deadline(now));
-        self.pace_next = now;
     }
 
     /// A one-line dump of the sequence state, for debugging.

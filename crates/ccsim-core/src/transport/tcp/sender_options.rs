@@ -4,7 +4,7 @@
 //! sender's state directly.
 
 use super::{Phase, TcpSender};
-use crate::cc::{CongestionControl, CongestionKind};
+use crate::cc::{AckEvent, CongestionControl, CongestionKind};
 use crate::packet::{Packet, FLAG_ECHO_RETX};
 use crate::transport::tcp::config::{LossFlight, RecoverySpec};
 use crate::transport::tcp::handshake::{self, Handshake};
@@ -118,7 +118,7 @@ impl TcpSender {
             }
             if let Some(seq) = self.sb.next_lost() {
                 self.send_segment_paced(now, seq, pacing, out);
-                self.sb.on_retransmit(seq);
+                self.note_retransmit(seq);
             } else if self.app_has(self.sb.end())
                 && self.sb.end() < self.una + self.max_window_segs()
             {
@@ -190,5 +190,49 @@ impl TcpSender {
         self.pace_next = now;
         self.round_start = now;
         self.try_send(now, out);
+    }
+
+    /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
+    /// `tcp_rate_gen` then `cong_control`).
+    pub(super) fn rate_sample(
+        &mut self,
+        ev: &AckEvent,
+        prior_in_flight: u64,
+        prior_lost: u64,
+        prior_delivered: u64,
+    ) {
+        let mss = self.mss();
+        let losses = (self.lost_total() - prior_lost) * mss;
+        let ca_state = self.ca_state();
+        let min_rtt = self.rtt.min_rtt();
+        let Some(r) = &mut self.rate else {
+            return;
+        };
+        let rs = r.generate(
+            ev.now,
+            self.delivered,
+            self.delivered - prior_delivered,
+            losses,
+            prior_in_flight,
+            min_rtt,
+            ca_state,
+        );
+        self.cc.on_rate_sample(ev, &rs);
+        if self.cc.marks_app_limited() {
+            let in_flight = self.in_flight_segments() * mss;
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(self.delivered, in_flight);
+            }
+        }
+    }
+
+    /// Segment `seq` was retransmitted (SACK recoveries): the scoreboard counts it in
+    /// flight, and RACK's rule (`lost_retransmit = "rack"`) remembers what had been sent.
+    #[inline]
+    pub(super) fn note_retransmit(&mut self, seq: u64) {
+        self.sb.on_retransmit(seq);
+        if let Some(r) = &mut self.rack {
+            r.on_retransmit(seq, self.sb.end());
+        }
     }
 }

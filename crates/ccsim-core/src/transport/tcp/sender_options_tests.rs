@@ -42,8 +42,10 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         select: None,
         limited_transmit: false,
         handshake: false,
+        quick_acks: 0,
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
+        lost_retransmit: Default::default(),
         ecn: super::super::ecn::EcnMode::Off,
         recovery_burst: None,
         fack_restart: false,
@@ -423,4 +425,39 @@ fn a_lost_syn_is_resent_and_data_starts_with_one_segment() {
     assert_eq!(syn_ack_feed(&mut s, ms(1100), &synack), vec![0]);
     assert_eq!(s.rtt().rto(), Dur::from_secs(3));
     assert_eq!(s.next_wakeup(), ms(4100));
+}
+
+/// `lost_retransmit = "rack"` (RFC 8985 §6.2 with reo_wnd 0): segment 0 is lost, then its
+/// fast retransmission too. Once segment 10, sent after that retransmission, is SACKed,
+/// RACK finds the retransmission lost and sends 0 again at once; RFC 6675 alone waits for
+/// the timer.
+#[test]
+fn rack_resends_a_lost_retransmission_once_a_later_segment_is_sacked() {
+    for rack in [false, true] {
+        let lost_retransmit = if rack {
+            super::super::config::LostRetransmit::Rack
+        } else {
+            super::super::config::LostRetransmit::Timeout
+        };
+        let (mut s, out) = open(TcpSpec {
+            lost_retransmit,
+            ..spec(RecoverySpec::Sack, 10)
+        });
+        assert_eq!(seqs(&out), (0..10).collect::<Vec<_>>());
+        let mut sent = Vec::new();
+        for (i, hi) in (2..=10).enumerate() {
+            sent.extend(feed(&mut s, ms(100 + i as u64), &ack(0, &[(1, hi)], ms(0))));
+        }
+        assert_eq!(
+            sent.first(),
+            Some(&0),
+            "fast retransmit at the third dupack"
+        );
+        assert!(
+            sent.contains(&10),
+            "new data after the retransmission: {sent:?}"
+        );
+        let again = feed(&mut s, ms(150), &ack(0, &[(1, 11)], ms(0)));
+        assert_eq!(again.contains(&0), rack, "rack {rack}: {again:?}");
+    }
 }

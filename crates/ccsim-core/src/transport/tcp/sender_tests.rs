@@ -50,6 +50,7 @@ fn per_ack(c: TcpSpec) -> TcpSpec {
             &crate::cc::reno::KIND,
             &RenoConfig {
                 counting: AckCounting::PerAck,
+                ..RenoConfig::default()
             },
         ),
         ..c
