@@ -13,6 +13,7 @@ use crate::transport::tcp::prr::Prr;
 use crate::units::{Bytes, SimTime};
 
 impl TcpSender {
+    #[inline] // (moved out of sender.rs: keep it inlined into on_ack as before)
     pub(super) fn ca_state(&self) -> CaState {
         match self.phase {
             Phase::Open => CaState::Open,
@@ -21,6 +22,7 @@ impl TcpSender {
         }
     }
 
+    #[inline]
     pub(super) fn on_new_ack(&mut self, now: SimTime, acked_bytes: u64, out: &mut Vec<Packet>) {
         let mss = self.mss() as i64;
         let mut restart_timer = true;
@@ -92,6 +94,7 @@ impl TcpSender {
     /// timeout, as ns-2's Reno with `bugfix_` does (tcp-reno.cc `timeout` sets `recover_`,
     /// `dupack_action` checks it unless the last window reduction was a fast retransmit):
     /// it may start a second fast retransmit in the window of the first.
+    #[inline]
     pub(super) fn recover_guard_allows(&self) -> bool {
         let reno_after_recovery = self.cfg.recovery == RecoverySpec::Reno
             && !matches!(self.phase, Phase::AfterTimeout { .. });
