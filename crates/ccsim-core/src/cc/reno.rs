@@ -148,7 +148,9 @@ impl Reno {
         }
     }
 
-    /// `tcp_reno_cong_avoid` for one ACK.
+    /// `tcp_reno_cong_avoid` for one ACK. Kept out of line so that the default `on_ack`
+    /// stays small enough to be inlined into the sender's, as before the kernel's window.
+    #[inline(never)]
     fn linux_on_ack(w: &mut KernelWindow, ev: &AckEvent) {
         let delivered = w.newly_delivered(ev);
         if ev.acked.0 == 0 || ev.in_recovery || delivered == 0 {
@@ -166,6 +168,7 @@ impl Reno {
     }
 
     /// `tcp_reno_ssthresh` and the window after the event, in segments.
+    #[inline(never)]
     fn linux_on_congestion(w: &mut KernelWindow, ev: &CongestionEvent) {
         let amount = ev.flight_size.0 / ev.mss.0.max(1);
         let ssthresh = (amount / 2).max(2);
