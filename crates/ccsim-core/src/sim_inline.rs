@@ -128,7 +128,7 @@ impl Simulation {
     /// endpoint must not run ahead while packets sent before (by anyone) are still being
     /// put on the links, and two inline endpoints facing each other across one link must
     /// not recurse.
-    #[inline]
+    #[inline(always)] // (it was inlined by the heuristics until the receiver grew by a few lines)
     pub(super) fn run_inline(&mut self, now: SimTime, at: SimTime, pkt: &Packet) {
         if self.inlining || self.flushing > 0 {
             // In time order (ties in arrival order), as the event queue would take them.
