@@ -59,6 +59,9 @@ mod sim_merge;
 #[path = "sim_memory.rs"]
 mod sim_memory;
 
+#[path = "sim_events.rs"]
+mod sim_events;
+
 struct FlowRuntime {
     sender: EndpointId,
     receiver: EndpointId,
@@ -133,6 +136,8 @@ pub struct Simulation {
     failure: Option<String>,
     /// The measurement window and the accounts taken at its edges (`measure`).
     measure: Option<crate::measure::MeasureRun>,
+    /// Drops at nodes without a route, when `[trace] events` records drops (`sim_events`).
+    node_drops: Option<Box<Table>>,
 }
 
 /// Cores not running anything now: the machine's cores less the tasks that are runnable
@@ -263,7 +268,7 @@ impl Simulation {
                     QueueSpec::Pie(p) => QueueDisc::Pie(Box::new(Pie::new(*p))),
                     QueueSpec::FqCodel(f) => QueueDisc::FqCodel(Box::new(FqCodel::new(*f))),
                 };
-                Link::new(
+                let mut link = Link::new(
                     LinkId(i as u32),
                     NodeId(l.from as u32),
                     NodeId(l.to as u32),
@@ -274,7 +279,11 @@ impl Simulation {
                     scenario.link_model,
                     seed,
                     &format!("link:{}", l.name),
-                )
+                );
+                if let Some(s) = &l.schedule {
+                    link.set_schedule(s.clone());
+                }
+                link
             })
             .collect();
         let mut links = links;
@@ -513,7 +522,9 @@ impl Simulation {
             merges,
             failure: None,
             measure,
+            node_drops: None,
         };
+        sim.enable_events();
         sim.reschedule_control();
         if sim.measure.is_some() {
             // Distributions of RTTs and queueing delays are kept only when measuring.
@@ -653,7 +664,7 @@ impl Simulation {
                     let link = &mut self.links[l.idx()];
                     let pkt = link.pop_arrival(now, &mut self.events);
                     let node = link.to;
-                    if link.take_doomed(now) {
+                    if link.take_doomed(now, &pkt) {
                         self.drop_packet(&pkt, DropCause::LinkDown);
                         continue;
                     }
@@ -730,6 +741,9 @@ impl Simulation {
     fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: &Packet) {
         let Some(l) = self.next_link(node, pkt) else {
             self.drop_packet(pkt, DropCause::NoRoute);
+            if self.node_drops.is_some() {
+                self.log_no_route(at, pkt);
+            }
             return;
         };
         self.send_on(now, at, l, pkt);

@@ -23,6 +23,7 @@
 use std::collections::VecDeque;
 
 use super::link_config::{LinkModel, LossSpec};
+use super::link_schedule::{LinkSchedule, ScheduledTx};
 use super::queue::{Admit, Occupancy, QueueDisc};
 use super::ring::Ring;
 use crate::engine::EventQueue;
@@ -31,6 +32,7 @@ use crate::measure::histogram::Histogram;
 use crate::packet::{Packet, FLAG_CE};
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
+use crate::trace::events::LinkEvents;
 use crate::trace::pcap::LinkCapture;
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
@@ -178,6 +180,11 @@ pub struct Link {
     /// Queueing delays (entering the link to starting transmission) of accepted packets,
     /// when measured (`[measure]`); restarted when the window opens.
     pub sojourn: Option<Box<Histogram>>,
+    /// A time-varying capacity (`rate_schedule`, `delivery_trace`; fast model only):
+    /// transmission ends are computed from it (`net::link_schedule`) instead of `rate`.
+    schedule: Option<Box<ScheduledTx>>,
+    /// Its drops and marks, one row each, when `[trace] events` asks for them.
+    pub events: Option<Box<LinkEvents>>,
 }
 
 impl Link {
@@ -257,7 +264,24 @@ impl Link {
             tx_cache: [(0, rate.tx_time(Bytes(0))); 2],
             capture: None,
             sojourn: None,
+            schedule: None,
+            events: None,
         }
+    }
+
+    /// Give the link a time-varying capacity. Only the fast model computes departures from
+    /// a schedule (the scenario refuses the others).
+    pub fn set_schedule(&mut self, schedule: std::sync::Arc<LinkSchedule>) {
+        assert!(self.is_fast(), "a link schedule needs the fast link model");
+        self.schedule = Some(Box::new(ScheduledTx::new(schedule)));
+    }
+
+    /// With a schedule, the bits the link can carry in `[from, until)` (`None`: a fixed
+    /// rate, `rate × (until − from)`).
+    pub fn schedule_capacity(&self, from: SimTime, until: SimTime) -> Option<f64> {
+        self.schedule
+            .as_ref()
+            .map(|s| s.schedule.capacity_bits(from, until))
     }
 
     /// Whether the link is up.
@@ -287,12 +311,15 @@ impl Link {
     /// Whether the packet just popped at the far end at `now` was on the link when it failed
     /// (and so is lost); counts the drop at this link.
     #[inline]
-    pub fn take_doomed(&mut self, now: SimTime) -> bool {
+    pub fn take_doomed(&mut self, now: SimTime, pkt: &Packet) -> bool {
         if self.doomed == 0 {
             return false;
         }
         self.doomed -= 1;
         self.stats.drops.add(DropCause::LinkDown);
+        if let Some(ev) = &mut self.events {
+            ev.record_drop(now, pkt, DropCause::LinkDown);
+        }
         if let Some(c) = &mut self.capture {
             c.lost(now);
         }
@@ -503,6 +530,9 @@ impl Link {
         self.stats.packets_in += 1;
         if !self.up {
             self.stats.drops.add(DropCause::LinkDown);
+            if let Some(ev) = &mut self.events {
+                ev.record_drop(at, pkt, DropCause::LinkDown);
+            }
             return Err(DropCause::LinkDown);
         }
         let verdict = match self.loss_verdict(pkt) {
@@ -524,6 +554,9 @@ impl Link {
                     f.late_drops.push_back((at, cause, pkt.flow));
                 }
             }
+            if let Some(ev) = &mut self.events {
+                ev.record_drop(at, pkt, cause);
+            }
             return Err(cause);
         }
         let tx = self.tx_time(pkt.size);
@@ -532,7 +565,10 @@ impl Link {
                 let start = at.max(f.busy_until);
                 // Plain sums: the times of real packets are far from `SimTime::NEVER`, so
                 // the saturation of `SimTime + Dur` is not needed on this path.
-                let finish = SimTime(start.0 + tx.0);
+                let finish = match self.schedule.as_deref_mut() {
+                    None => SimTime(start.0 + tx.0),
+                    Some(s) => scheduled_finish(s, at, f.busy_until, pkt.size),
+                };
                 let arrive = SimTime(finish.0 + self.delay.0);
                 f.busy_until = finish;
                 f.held_bytes += pkt.size as u64;
@@ -600,6 +636,9 @@ impl Link {
     fn mark(&mut self, now: SimTime, at: SimTime, pkt: &mut Packet) {
         pkt.flags |= FLAG_CE;
         self.stats.ecn_marks += 1;
+        if let Some(ev) = &mut self.events {
+            ev.record_mark(at, pkt);
+        }
         if at > now {
             if let Pipe::Fast(f) = &mut self.pipe {
                 f.late_marks.push_back(at);
@@ -747,14 +786,21 @@ impl Link {
     /// model when its transmission starts; a window's edges count the latter).
     fn pending_sojourns(&self, t: SimTime) -> Vec<u64> {
         match &self.pipe {
-            Pipe::Fast(f) if self.sojourn.is_some() => f
-                .ring
-                .iter()
-                .filter_map(|e| {
-                    let start = e.finish.0 - self.rate.tx_time(Bytes(e.size as u64)).0;
-                    (start > t.0).then(|| start - e.enter.0)
-                })
-                .collect(),
+            Pipe::Fast(f) if self.sojourn.is_some() => {
+                // A packet starts when it enters or when the one before it finishes (FIFO,
+                // never idle while holding a packet), with a fixed rate or a schedule. The
+                // ring's first entry follows packets that reached the far end by now ≤ `t`,
+                // so taking its start as its entry decides `start > t` the same way.
+                let mut prev_finish = 0;
+                f.ring
+                    .iter()
+                    .filter_map(|e| {
+                        let start = e.enter.0.max(prev_finish);
+                        prev_finish = e.finish.0;
+                        (start > t.0).then(|| start - e.enter.0)
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -787,4 +833,12 @@ impl Link {
         self.stats = stats;
         (in_flight, undo)
     }
+}
+
+/// The transmission end of a packet on a scheduled link (out of line: fixed-rate links,
+/// the common case, never call it).
+#[cold]
+#[inline(never)]
+fn scheduled_finish(s: &mut ScheduledTx, at: SimTime, busy_until: SimTime, size: u32) -> SimTime {
+    s.finish(at, busy_until, size)
 }

@@ -39,6 +39,7 @@ impl Link {
             unreachable!("offer_sched on a dequeue-time pipe");
         };
         let before = p.drops.len();
+        let marks_before = self.stats.ecn_marks;
         let verdict = self.disc.sched_enqueue(
             now,
             *pkt,
@@ -50,6 +51,18 @@ impl Link {
         // Packets dropped in the arrival's place (FQ-CoDel's fattest queue).
         for &(_, cause) in &p.drops[before..] {
             self.stats.drops.add(cause);
+        }
+        if let Some(ev) = &mut self.events {
+            for (d, cause) in &p.drops[before..] {
+                ev.record_drop(now, d, *cause);
+            }
+            // A mark at enqueue (PIE) is the arrival's.
+            for _ in marks_before..self.stats.ecn_marks {
+                ev.record_mark(now, pkt);
+            }
+            if let Err(cause) = verdict {
+                ev.record_drop(now, pkt, cause);
+            }
         }
         if let Err(cause) = verdict {
             self.stats.drops.add(cause);
@@ -68,11 +81,23 @@ impl Link {
             return;
         };
         let before = p.drops.len();
+        let marks_before = self.stats.ecn_marks;
         let next = self
             .disc
             .sched_dequeue(now, &mut p.drops, &mut self.stats.ecn_marks);
         for &(_, cause) in &p.drops[before..] {
             self.stats.drops.add(cause);
+        }
+        if let Some(ev) = &mut self.events {
+            for (d, cause) in &p.drops[before..] {
+                ev.record_drop(now, d, *cause);
+            }
+            // A mark at dequeue (CoDel, FQ-CoDel) is the packet handed over.
+            if let Some((n, _)) = &next {
+                for _ in marks_before..self.stats.ecn_marks {
+                    ev.record_mark(now, n);
+                }
+            }
         }
         match next {
             Some((n, entered)) => {

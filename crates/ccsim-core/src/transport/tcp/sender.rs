@@ -38,6 +38,7 @@ use crate::cc::{
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECE, FLAG_ECHO_RETX, FLAG_RETX};
+use crate::trace::events::{RetxKind, SenderEvents};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
@@ -145,6 +146,8 @@ pub struct TcpSender {
     cc_seed: u64,
     /// ECN marking and reaction (RFC 3168 §6.1).
     ecn: EcnSender,
+    /// Retransmissions and timeouts, one row each, when `[trace] events` asks.
+    events: Option<Box<SenderEvents>>,
 }
 
 impl TcpSender {
@@ -199,7 +202,18 @@ impl TcpSender {
             lost_no_sack: 0,
             cc_seed: 0,
             ecn,
+            events: None,
         }
+    }
+
+    /// Record retransmissions and timeouts into `events` (`[trace] events`).
+    pub fn set_events(&mut self, events: Option<Box<SenderEvents>>) {
+        self.events = events;
+    }
+
+    /// The recorded retransmissions and timeouts, if any were asked for.
+    pub fn take_events(&mut self) -> Option<Box<SenderEvents>> {
+        self.events.take()
     }
 
     /// Seed the controller's own random stream (BBR's gain-cycle phase): the value of the
@@ -448,6 +462,14 @@ impl TcpSender {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
             self.conn_outcome.retransmissions += 1;
+            if let Some(ev) = &mut self.events {
+                let kind = match self.phase {
+                    Phase::Recovery { .. } => RetxKind::Fast,
+                    Phase::AfterTimeout { .. } => RetxKind::Rto,
+                    Phase::Open => RetxKind::Other,
+                };
+                ev.record_retx(now, seq, kind);
+            }
         } else {
             self.sb.push_sent();
             if self.cfg.rto.samples != RttSamples::EveryAck {
@@ -931,8 +953,10 @@ impl TcpSender {
 
     fn on_rto(&mut self, now: SimTime) {
         self.stats.timeouts += 1;
+        let expired = self.rtt.rto();
         if self.syn != Handshake::Done {
             self.on_syn_timeout();
+            self.log_timeout(now, expired);
             return;
         }
         self.timed.cancel();
@@ -956,6 +980,14 @@ impl TcpSender {
         }
         self.rto_deadline = Some(self.rtt.deadline(now));
         self.pace_next = now;
+        self.log_timeout(now, expired);
+    }
+
+    /// A timeout row (`[trace] events`): the timer that expired and the backoff after it.
+    fn log_timeout(&mut self, now: SimTime, expired: Dur) {
+        if let Some(ev) = &mut self.events {
+            ev.record_timeout(now, expired.secs(), self.rtt.backoff());
+        }
     }
 
     /// A one-line dump of the sequence state, for debugging.
