@@ -89,3 +89,14 @@ def test_a_trace_file_error_is_located(tmp_path) -> None:
     }
     with pytest.raises(ccsim.ScenarioError, match=r"link\[0\]\.delivery_trace.*line 2"):
         ccsim.run(doc, progress=False)
+
+
+@pytest.mark.needs_core
+def test_a_sweep_of_a_trace_driven_scenario_finds_its_trace(tmp_path, monkeypatch) -> None:
+    from ccsim import examples
+
+    monkeypatch.chdir(tmp_path)  # the trace is found from the scenario file, not from here
+    base = ccsim.load(examples.path("cellular")).set("simulation.duration", "3s").set("measure.from", "1s")
+    df = ccsim.sweep(base, grid={"link.downlink.queue.limit": ["20p", "200p"]}, jobs=1, out=tmp_path / "store",
+                     progress=False)
+    assert len(df) == 2 and (df["bytes_delivered"] > 0).all()

@@ -544,7 +544,9 @@ class Result:
         if self.scenario is not None:
             # The document itself, so that `ccsim run out/scenario.json` re-runs it.
             path = out / "scenario.json"
-            doc = _with_absolute_traces(json.loads(self.scenario.to_json()), self.scenario.source)
+            from ccsim.scenario import with_absolute_traces
+
+            doc = with_absolute_traces(json.loads(self.scenario.to_json()), self.scenario.source)
             path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             written.append(path)
         names = ["flows", "links", "paths", "flow_series", "link_series", "backoffs"]
@@ -559,18 +561,6 @@ class Result:
             written.append(path)
         written += self.write_pcaps(out)
         return written
-
-
-def _with_absolute_traces(doc: dict[str, Any], source: str) -> dict[str, Any]:
-    """``doc`` with each link's relative ``delivery_trace`` made absolute (it is relative to
-    the scenario file's directory, which a saved copy elsewhere no longer shares)."""
-    src = Path(source)
-    base = src.parent if src.is_file() else Path.cwd()
-    for entry in doc.get("link", []) or []:
-        trace = entry.get("delivery_trace") if isinstance(entry, dict) else None
-        if isinstance(trace, str) and not Path(trace).is_absolute():
-            entry["delivery_trace"] = str((base / trace).resolve())
-    return doc
 
 
 def pcap_file_stem(name: str) -> str:

@@ -12,6 +12,7 @@ See docs/sweeps.md.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import json
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ccsim import _core, paths
 from ccsim.exceptions import ScenarioError, scenario_error
 from ccsim.progress import format_duration
-from ccsim.scenario import MAX_DEPTH, Scenario, _json_default, json_ready, load, read_text
+from ccsim.scenario import MAX_DEPTH, Scenario, _json_default, json_ready, load, read_text, with_absolute_traces
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -475,7 +476,10 @@ def run_point(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def _task(pt: Point) -> dict[str, Any]:
-    return {"id": pt.id, "doc": pt.doc, "source": f"{pt.source} (sweep point {pt.index})", "series": pt.series}
+    # A point runs under a source that names no file: relative trace paths made absolute
+    # here, from the plan's scenario file (the point's id stays that of its document).
+    doc = with_absolute_traces(copy.deepcopy(pt.doc), pt.source)
+    return {"id": pt.id, "doc": doc, "source": f"{pt.source} (sweep point {pt.index})", "series": pt.series}
 
 
 # ---------------------------------------------------------------------------- progress

@@ -219,6 +219,19 @@ impl Simulation {
             if l.rate.0 == 0 {
                 problems.push(invalid(format!("link[{i}].rate"), "must be > 0".into()));
             }
+            // The parser refuses these too (`scenario::assemble`), with the entry's path.
+            if l.schedule.is_some()
+                && (scenario.link_model != LinkModel::Fast
+                    || matches!(
+                        l.queue,
+                        QueueSpec::Codel(_) | QueueSpec::Pie(_) | QueueSpec::FqCodel(_)
+                    ))
+            {
+                problems.push(invalid(
+                    format!("link[{i}]"),
+                    "a time-varying link needs the fast link model and a FIFO queue (droptail, red or step)".into(),
+                ));
+            }
         }
         for (i, f) in scenario.flows.iter().enumerate() {
             if f.from >= n || f.to >= n || f.from == f.to {

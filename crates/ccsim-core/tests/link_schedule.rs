@@ -164,6 +164,14 @@ fn bad_schedules_and_traces_are_located() {
         let e = from_toml_str(&doc(keys, ""), "t").unwrap_err().to_string();
         assert!(e.contains(path) && e.contains(words), "{keys}: {e}");
     }
+    let dir = std::env::temp_dir().display().to_string();
+    let e = from_toml_str(&doc(&format!("delivery_trace = {dir:?}"), ""), "t")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("link[0].delivery_trace") && e.contains("not a regular file"),
+        "{e}"
+    );
     let bad = trace_file("bad", [1, 5, 3].into_iter());
     let e = from_toml_str(
         &doc(

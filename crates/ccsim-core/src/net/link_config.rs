@@ -184,6 +184,9 @@ pub const PARAMS: &[Param] = &[
         .source("none"),
 ];
 
+/// The largest trace file read (bytes): some 60 million opportunities, an hour at 200 Mb/s.
+pub const MAX_TRACE_BYTES: u64 = 512 << 20;
+
 /// A `[[link]]` entry's rate and time-varying capacity (`rate`, `rate_schedule`,
 /// `delivery_trace`), with every problem reported at its path. `dir` is the directory a
 /// relative trace path is relative to (the scenario file's; `None`: the current
@@ -232,6 +235,22 @@ pub fn rate_of(
                 Some(d) if Path::new(&file).is_relative() => d.join(&file),
                 _ => Path::new(&file).to_path_buf(),
             };
+            // A regular file of bounded size (not a device or a pipe that never ends).
+            let shown = shorten(&full.display().to_string());
+            match std::fs::metadata(&full) {
+                Ok(m) if !m.is_file() => {
+                    cx.err(&p, format!("\"{shown}\" is not a regular file"));
+                    return (None, None);
+                }
+                Ok(m) if m.len() > MAX_TRACE_BYTES => {
+                    cx.err(
+                        &p,
+                        format!("\"{shown}\" is {} bytes; a trace file may have at most {MAX_TRACE_BYTES}", m.len()),
+                    );
+                    return (None, None);
+                }
+                _ => {}
+            }
             let text = match std::fs::read_to_string(&full) {
                 Ok(t) => t,
                 Err(e) => {
@@ -263,10 +282,11 @@ pub fn rate_of(
             if let Value::Array(items) = r.value("rate_schedule") {
                 for (k, item) in items.iter().enumerate() {
                     let ip = index(&p, k);
-                    let pair = item.as_array().map(|a| (a[0].as_str(), a[1].as_str()));
-                    let (Some((Some(t), Some(v))), true) =
-                        (pair, item.as_array().is_some_and(|a| a.len() == 2))
-                    else {
+                    let pair = item
+                        .as_array()
+                        .filter(|a| a.len() == 2)
+                        .map(|a| (a[0].as_str(), a[1].as_str()));
+                    let Some((Some(t), Some(v))) = pair else {
                         ok = false;
                         continue;
                     };
