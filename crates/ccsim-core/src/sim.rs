@@ -341,7 +341,7 @@ impl Simulation {
         }
         for p in &scenario.trace.pcap {
             for l in std::iter::once(p.out).chain(p.back) {
-                links[l].capture.get_or_insert_with(Default::default);
+                links[l].enable_capture();
             }
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
@@ -545,7 +545,7 @@ impl Simulation {
                 e.each_rtt(&mut |r| r.keep_distribution());
             }
             for l in &mut sim.links {
-                l.sojourn = Some(Box::default());
+                l.enable_sojourn();
             }
         }
         for e in 0..sim.endpoints.len() {

@@ -183,6 +183,9 @@ pub struct Link {
     /// A time-varying capacity (`rate_schedule`, `delivery_trace`; fast model only):
     /// transmission ends are computed from it (`net::link_schedule`) instead of `rate`.
     schedule: Option<Box<ScheduledTx>>,
+    /// No capture, no queueing-delay histogram and no schedule: the fast model's offer then
+    /// takes its short path, with one test for the three (`offer_fast_extras` has the rest).
+    plain: bool,
     /// Its drops and marks, one row each, when `[trace] events` asks for them.
     pub events: Option<Box<LinkEvents>>,
 }
@@ -265,8 +268,21 @@ impl Link {
             capture: None,
             sojourn: None,
             schedule: None,
+            plain: true,
             events: None,
         }
+    }
+
+    /// Capture the packets the link accepts (`[trace] pcap`).
+    pub fn enable_capture(&mut self) {
+        self.capture.get_or_insert_with(Default::default);
+        self.plain = false;
+    }
+
+    /// Keep the queueing delays of the packets the link accepts (`[measure]`).
+    pub fn enable_sojourn(&mut self) {
+        self.sojourn = Some(Box::default());
+        self.plain = false;
     }
 
     /// Give the link a time-varying capacity. Only the fast model computes departures from
@@ -274,6 +290,7 @@ impl Link {
     pub fn set_schedule(&mut self, schedule: std::sync::Arc<LinkSchedule>) {
         assert!(self.is_fast(), "a link schedule needs the fast link model");
         self.schedule = Some(Box::new(ScheduledTx::new(schedule)));
+        self.plain = false;
     }
 
     /// With a schedule, the bits the link can carry in `[from, until)` (`None`: a fixed
@@ -562,28 +579,26 @@ impl Link {
         let tx = self.tx_time(pkt.size);
         match &mut self.pipe {
             Pipe::Fast(f) => {
+                debug_assert_eq!(
+                    self.plain,
+                    self.capture.is_none() && self.sojourn.is_none() && self.schedule.is_none()
+                );
+                if !self.plain {
+                    return Ok(self.offer_fast_extras(at, pkt, tx));
+                }
                 let start = at.max(f.busy_until);
                 // Plain sums: the times of real packets are far from `SimTime::NEVER`, so
                 // the saturation of `SimTime + Dur` is not needed on this path.
-                let finish = match self.schedule.as_deref_mut() {
-                    None => SimTime(start.0 + tx.0),
-                    Some(s) => scheduled_finish(s, at, f.busy_until, pkt.size),
-                };
+                let finish = SimTime(start.0 + tx.0);
                 let arrive = SimTime(finish.0 + self.delay.0);
                 f.busy_until = finish;
                 f.held_bytes += pkt.size as u64;
-                if let Some(h) = self.sojourn.as_mut() {
-                    h.record(start.0 - at.0);
-                }
                 f.ring.push_back(Slot {
                     enter: at,
                     finish,
                     arrive,
                     size: pkt.size,
                 });
-                if let Some(c) = &mut self.capture {
-                    c.record(start, arrive, pkt);
-                }
                 Ok(arrive)
             }
             Pipe::PerHop(p) => {
@@ -604,6 +619,38 @@ impl Link {
             }
             Pipe::Sched(_) => unreachable!("dequeue-time links are offered in offer_sched"),
         }
+    }
+
+    /// (Fast model.) The accepted packet's future on a link that is not plain: its
+    /// transmission end from the schedule if there is one, its queueing delay and its
+    /// capture record when kept. Returns its arrival time at the far end.
+    #[cold]
+    #[inline(never)]
+    fn offer_fast_extras(&mut self, at: SimTime, pkt: &Packet, tx: Dur) -> SimTime {
+        let Pipe::Fast(f) = &mut self.pipe else {
+            unreachable!("offer_fast_extras on a fast pipe");
+        };
+        let start = at.max(f.busy_until);
+        let finish = match self.schedule.as_deref_mut() {
+            None => SimTime(start.0 + tx.0),
+            Some(s) => s.finish(at, f.busy_until, pkt.size),
+        };
+        let arrive = SimTime(finish.0 + self.delay.0);
+        f.busy_until = finish;
+        f.held_bytes += pkt.size as u64;
+        if let Some(h) = self.sojourn.as_mut() {
+            h.record(start.0 - at.0);
+        }
+        f.ring.push_back(Slot {
+            enter: at,
+            finish,
+            arrive,
+            size: pkt.size,
+        });
+        if let Some(c) = &mut self.capture {
+            c.record(start, arrive, pkt);
+        }
+        arrive
     }
 
     /// (Fast and per-hop models.) The queue discipline's verdict on an arrival, with the
@@ -833,12 +880,4 @@ impl Link {
         self.stats = stats;
         (in_flight, undo)
     }
-}
-
-/// The transmission end of a packet on a scheduled link (out of line: fixed-rate links,
-/// the common case, never call it).
-#[cold]
-#[inline(never)]
-fn scheduled_finish(s: &mut ScheduledTx, at: SimTime, busy_until: SimTime, size: u32) -> SimTime {
-    s.finish(at, busy_until, size)
 }
