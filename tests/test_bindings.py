@@ -52,7 +52,7 @@ def test_simulation_lifecycle(sim):
     for call in (sim.now_s, sim.end_s, sim.finish, lambda: sim.run_until(1.0)):
         with pytest.raises(SimError, match="simulation already finished"):
             call()
-    assert set(_core.RawResult.table_names()) == {"flows", "links", "paths", "routes", "backoffs"}
+    assert set(_core.RawResult.table_names()) == {"flows", "links", "paths", "routes", "backoffs", "drops", "marks", "retx", "timeouts"}
     flows = raw.table("flows")
     assert list(flows) == ["time_s", "flow", "cwnd_bytes", "ssthresh_bytes", "srtt_s", "rate_bps"]
     lengths = {len(b) for b in flows.values()}

@@ -15,7 +15,7 @@ from ccsim.results import Result
 
 @pytest.mark.needs_core
 def test_save_load_and_rerun_give_identical_results(scenario_file, tmp_path, capsys) -> None:
-    sc = ccsim.load(scenario_file).set("measure.from", "0.5s")
+    sc = ccsim.load(scenario_file).set("measure.from", "0.5s").set("trace.events", ["drop", "mark", "retx", "timeout"])
     first = ccsim.run(sc, progress=False)
     out = tmp_path / "out"
     first.save(out)
@@ -25,7 +25,9 @@ def test_save_load_and_rerun_give_identical_results(scenario_file, tmp_path, cap
     assert isinstance(same, Result)
     assert loaded.summary == first.summary
     assert loaded.window == first.window == (0.5, 2.0)
-    for name in ("flows", "links", "paths", "flow_series", "link_series", "backoffs", "path_series", "route_series"):
+    assert len(first.drop_events) > 0 and len(first.retx_events) > 0
+    for name in ("flows", "links", "paths", "flow_series", "link_series", "backoffs", "path_series", "route_series",
+                 "drop_events", "mark_events", "retx_events", "timeout_events"):
         pd.testing.assert_frame_equal(getattr(loaded, name), getattr(first, name), check_dtype=True, obj=name)
     assert loaded.scenario is not None and loaded.scenario.doc == sc.doc
 

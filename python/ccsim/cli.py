@@ -33,6 +33,17 @@ class _BadInput(Exception):
 
 
 
+def _event_kinds(text: str) -> list[str]:
+    """``--events``: a comma-separated list of event kinds."""
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    allowed = ("drop", "mark", "retx", "timeout")
+    bad = [k for k in kinds if k not in allowed]
+    if bad or not kinds:
+        what = f"unknown event kind {bad[0]!r}" if bad else "no event kinds given"
+        raise argparse.ArgumentTypeError(f"{what}; allowed: {', '.join(allowed)}")
+    return kinds
+
+
 def _threads(text: str) -> int | str:
     """``--threads``: 1, 2 or auto (argparse's choices then say what is allowed)."""
     return text if text == "auto" else int(text) if text.isdigit() else text
@@ -168,6 +179,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         asked = trace.get("pcap", [])
         asked = list(asked) if isinstance(asked, list) else ([] if asked == "none" else [asked])
         trace["pcap"] = asked + [n for n in args.pcap if n not in asked]
+    if args.events:
+        trace = scenario.doc.setdefault("trace", {})
+        if not isinstance(trace, dict):
+            raise _BadInput(f"{scenario.source}: [trace] must be a table to add --events to it")
+        asked = trace.get("events", [])
+        asked = list(asked) if isinstance(asked, list) else []
+        trace["events"] = asked + [k for k in args.events if k not in asked]
     progress = False if args.quiet else None
     t0 = time.perf_counter()
     result = run(scenario, progress=progress, threads=args.threads)
@@ -357,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--pcap", metavar="LINK", action="append", default=[],
                    help="write a packet capture (pcap) of LINK: a [[link]] entry's name (both directions) or 'a->b' "
                         f"(repeatable; into --out, else ./{DEFAULT_PLOT_DIR}); adds to the scenario's [trace] pcap")
+    r.add_argument("--events", metavar="KINDS", type=_event_kinds, default=[],
+                   help="record per-packet event tables: a comma-separated list of drop, mark, retx, timeout "
+                        "(saved with --out as drop_events.parquet, …); adds to the scenario's [trace] events")
     r.add_argument("--quiet", "-q", action="store_true", help="print nothing on success, show no progress")
     r.add_argument("--threads", type=_threads, choices=[1, 2, "auto"], help="run on 1 or 2 threads, or auto (same results; default: the scenario's, else 1)")
     r.set_defaults(func=_cmd_run)

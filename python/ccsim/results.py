@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from ccsim.scenario import Scenario
 
 __all__ = ["Result", "load", "fct_table", "SIZE_BUCKETS", "DROP_CAUSES", "FLOW_COLUMNS", "LINK_COLUMNS", "PATH_COLUMNS", "FLOW_SERIES_COLUMNS", "LINK_SERIES_COLUMNS", "PATH_SERIES_COLUMNS",
-           "BACKOFF_COLUMNS", "BACKOFF_CAUSES"]
+           "BACKOFF_COLUMNS", "BACKOFF_CAUSES", "EVENT_KINDS", "DROP_EVENT_COLUMNS", "MARK_EVENT_COLUMNS",
+           "RETX_EVENT_COLUMNS", "TIMEOUT_EVENT_COLUMNS", "PACKET_KINDS", "RETX_KINDS"]
 
 #: Drop causes in the core's column order (results.rs `DropCause::ALL`).
 DROP_CAUSES = ("queue_overflow", "red", "random_loss", "scripted_loss", "no_route", "link_down", "aqm")
@@ -107,6 +108,26 @@ ROUTE_SERIES_COLUMNS = ("time_s", "node", "dest", "next_hop", "alpha", "metric_s
 #: subflow's row name, e.g. ``mp/sf1``) and the meaning of its ``cause`` codes.
 BACKOFF_COLUMNS = ("time_s", "flow", "cause", "cwnd_before_bytes", "cwnd_after_bytes")
 BACKOFF_CAUSES = ("loss", "timeout", "delay", "drain")
+
+#: The per-packet event tables (``[trace] events``): kind → (``Result`` attribute, core table).
+EVENT_KINDS = {"drop": "drop_events", "mark": "mark_events", "retx": "retx_events", "timeout": "timeout_events"}
+#: Columns of the event frames (docs/python.md, "Event tables").
+DROP_EVENT_COLUMNS = ("time_s", "link", "flow", "cause", "packet", "seq")
+MARK_EVENT_COLUMNS = ("time_s", "link", "flow", "seq")
+RETX_EVENT_COLUMNS = ("time_s", "flow", "seq", "kind")
+TIMEOUT_EVENT_COLUMNS = ("time_s", "flow", "rto_s", "backoff")
+#: Packet kinds in the core's order (``packet`` column of ``drop_events``; packet.rs).
+PACKET_KINDS = ("data", "ack", "syn", "synack", "udp", "sctp_data", "sctp_sack", "route")
+#: Why a segment was retransmitted (``kind`` column of ``retx_events``; trace/events.rs).
+RETX_KINDS = ("fast", "rto", "other")
+# attribute → (core table, columns, categorical columns: column → categories or "flows"/"links")
+_EVENT_FRAMES: dict[str, tuple[str, tuple[str, ...], dict[str, Any]]] = {
+    "drop_events": ("drops", DROP_EVENT_COLUMNS, {"link": "links", "flow": "flows", "cause": DROP_CAUSES, "packet": PACKET_KINDS}),
+    "mark_events": ("marks", MARK_EVENT_COLUMNS, {"link": "links", "flow": "flows"}),
+    "retx_events": ("retx", RETX_EVENT_COLUMNS, {"flow": "flows", "kind": RETX_KINDS}),
+    "timeout_events": ("timeouts", TIMEOUT_EVENT_COLUMNS, {"flow": "flows"}),
+}
+_EVENT_INTS = ("seq", "backoff")
 
 
 #: Default flow-size buckets of ``fct_table`` (bytes; upper bounds, the last open): the
@@ -232,7 +253,8 @@ def _series_frame(
 
 
 #: The frames ``save`` writes (and ``load`` reads back), as ``<name>.parquet``.
-_SAVED_TABLES = ("flows", "links", "paths", "flow_series", "link_series", "backoffs", "path_series", "route_series")
+_SAVED_TABLES = ("flows", "links", "paths", "flow_series", "link_series", "backoffs", "path_series", "route_series",
+                 *_EVENT_FRAMES)
 
 
 class _SavedRaw:
@@ -387,6 +409,60 @@ class Result:
         df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
         return df
 
+    def _event_frame(self, attr: str) -> pd.DataFrame:
+        """One event table as a frame: index columns become categoricals of names (NaN where
+        the core wrote NaN: a drop at a node has no link, a routing announcement no flow)."""
+        import pandas as pd
+
+        table, columns, cats = _EVENT_FRAMES[attr]
+        try:
+            raw = self._raw.table(table)
+        except KeyError:  # a stand-in, an older core, or a saved run without the table
+            raw = {}
+        arrays = {c: np.frombuffer(raw[c], dtype="<f8") if c in raw else np.empty(0) for c in columns}
+        data: dict[str, Any] = {}
+        for c in columns:
+            values = arrays[c]
+            cat = cats.get(c)
+            if cat is None:
+                data[c] = values.astype(np.int64) if c in _EVENT_INTS else values.astype(np.float64, copy=False)
+                continue
+            if cat in ("flows", "links"):
+                names: list[str] = [x["name"] for x in self.summary.get(cat, [])]
+                categories: Any = pd.Index(names, dtype="string")
+            else:
+                categories = list(cat)
+            codes = np.where(np.isnan(values), -1, values).astype(np.int32)
+            data[c] = pd.Categorical.from_codes(codes, categories=categories)
+        return pd.DataFrame(data)
+
+    @cached_property
+    def drop_events(self) -> pd.DataFrame:
+        """One row per dropped packet, in time order (``[trace] events = ["drop"]``): time_s,
+        link (categorical name; NaN for a drop at a node without a route), flow (categorical;
+        NaN for a routing announcement), cause (``DROP_CAUSES``), packet (``PACKET_KINDS``),
+        seq (segment, cumulative ACK, datagram or TSN number). Empty when not recorded."""
+        return self._event_frame("drop_events")
+
+    @cached_property
+    def mark_events(self) -> pd.DataFrame:
+        """One row per packet a queue marked CE (``"mark"``): time_s, link, flow, seq."""
+        return self._event_frame("mark_events")
+
+    @cached_property
+    def retx_events(self) -> pd.DataFrame:
+        """One row per TCP retransmission (``"retx"``; MPTCP subflows under their flow):
+        time_s, flow, seq, kind (``fast`` in fast recovery, ``rto`` after a timeout,
+        ``other``)."""
+        return self._event_frame("retx_events")
+
+    @cached_property
+    def timeout_events(self) -> pd.DataFrame:
+        """One row per TCP retransmission timeout (``"timeout"``): time_s, flow, rto_s (the
+        timer that expired), backoff (the exponent after it: the next RTO is the base RTO ×
+        2^backoff, capped at rto.max)."""
+        return self._event_frame("timeout_events")
+
     @property
     def pcap_names(self) -> list[str]:
         """Names of the packet captures the run wrote (``[trace] pcap``), in order."""
@@ -449,6 +525,9 @@ class Result:
                         df[key] = pd.Categorical(df[key].astype("string"), categories=names)
                 if name == "backoffs" and "cause" in df:
                     df["cause"] = pd.Categorical(df["cause"].astype(str), categories=list(BACKOFF_CAUSES))
+                for col, cats in _EVENT_FRAMES.get(name, ("", (), {}))[2].items():
+                    if col in df and cats not in ("flows", "links"):
+                        df[col] = pd.Categorical(df[col].astype("string"), categories=list(cats))
                 r.__dict__[name] = df
         return r
 
@@ -465,7 +544,9 @@ class Result:
         if self.scenario is not None:
             # The document itself, so that `ccsim run out/scenario.json` re-runs it.
             path = out / "scenario.json"
-            doc = json.loads(self.scenario.to_json())
+            from ccsim.scenario import with_absolute_traces
+
+            doc = with_absolute_traces(json.loads(self.scenario.to_json()), self.scenario.source)
             path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             written.append(path)
         names = ["flows", "links", "paths", "flow_series", "link_series", "backoffs"]
@@ -473,6 +554,7 @@ class Result:
             names.append("path_series")
         if len(self.route_series):
             names.append("route_series")
+        names += [name for name in _EVENT_FRAMES if len(getattr(self, name))]
         for name in names:
             path = out / f"{name}.parquet"
             getattr(self, name).to_parquet(path, engine="pyarrow", index=False)

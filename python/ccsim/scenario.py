@@ -222,6 +222,21 @@ class Scenario:
         return self
 
 
+def with_absolute_traces(doc: dict[str, Any], source: str) -> dict[str, Any]:
+    """``doc`` with each link's relative ``delivery_trace`` made absolute, in place. The core
+    reads a relative path from the scenario file's directory (``source``, when it names a
+    file; else the current directory); a copy run or saved elsewhere (a saved
+    ``scenario.json``, a sweep point) no longer shares that directory."""
+    src = Path(source)
+    base = src.parent if src.is_file() else Path.cwd()
+    links = doc.get("link") if isinstance(doc, dict) else None
+    for entry in links if isinstance(links, list) else []:
+        trace = entry.get("delivery_trace") if isinstance(entry, dict) else None
+        if isinstance(trace, str) and trace and not Path(trace).is_absolute():
+            entry["delivery_trace"] = str((base / trace).resolve())
+    return doc
+
+
 def load(path: str | os.PathLike[str]) -> Scenario:
     """Read a scenario file (TOML; ``.json`` files are read as JSON).
 

@@ -7,6 +7,7 @@ See docs/sweeps.md.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 import sys
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ccsim import _core
 from ccsim.progress import format_duration
-from ccsim.scenario import Scenario
+from ccsim.scenario import Scenario, with_absolute_traces
 
 if TYPE_CHECKING:
     from ccsim.sweep import Point
@@ -65,7 +66,10 @@ def run_point(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def _task(pt: Point) -> dict[str, Any]:
-    return {"id": pt.id, "doc": pt.doc, "source": f"{pt.source} (sweep point {pt.index})", "series": pt.series}
+    # A point runs under a source that names no file: relative trace paths made absolute
+    # here, from the plan's scenario file (the point's id stays that of its document).
+    doc = with_absolute_traces(copy.deepcopy(pt.doc), pt.source)
+    return {"id": pt.id, "doc": doc, "source": f"{pt.source} (sweep point {pt.index})", "series": pt.series}
 
 
 # ---------------------------------------------------------------------------- progress

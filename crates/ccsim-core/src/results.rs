@@ -254,6 +254,16 @@ pub struct Series {
     /// the flow summaries), cause (0 loss, 1 timeout, 2 DAIMD delay, 3 wVegas drain),
     /// cwnd_before_bytes, cwnd_after_bytes.
     pub backoffs: Table,
+    /// Per-packet events (`[trace] events`, `trace::events`), one row each, sorted by
+    /// time, over the whole run: drops (`DROP_COLUMNS`), ECN marks (`MARK_COLUMNS`), TCP
+    /// retransmissions (`RETX_COLUMNS`) and timeouts (`TIMEOUT_COLUMNS`). Empty unless asked for.
+    pub drops: Table,
+    #[allow(missing_docs)]
+    pub marks: Table,
+    #[allow(missing_docs)]
+    pub retx: Table,
+    #[allow(missing_docs)]
+    pub timeouts: Table,
 }
 
 /// Named `f64` columns of equal length.

@@ -61,6 +61,9 @@ mod sim_merge;
 #[path = "sim_memory.rs"]
 mod sim_memory;
 
+#[path = "sim_events.rs"]
+mod sim_events;
+
 struct FlowRuntime {
     sender: EndpointId,
     receiver: EndpointId,
@@ -135,6 +138,8 @@ pub struct Simulation {
     failure: Option<String>,
     /// The measurement window and the accounts taken at its edges (`measure`).
     measure: Option<crate::measure::MeasureRun>,
+    /// Drops at nodes without a route, when `[trace] events` records drops (`sim_events`).
+    node_drops: Option<Box<Table>>,
 }
 
 /// Cores not running anything now: the machine's cores less the tasks that are runnable
@@ -216,6 +221,19 @@ impl Simulation {
             if l.rate.0 == 0 {
                 problems.push(invalid(format!("link[{i}].rate"), "must be > 0".into()));
             }
+            // The parser refuses these too (`scenario::assemble`), with the entry's path.
+            if l.schedule.is_some()
+                && (scenario.link_model != LinkModel::Fast
+                    || matches!(
+                        l.queue,
+                        QueueSpec::Codel(_) | QueueSpec::Pie(_) | QueueSpec::FqCodel(_)
+                    ))
+            {
+                problems.push(invalid(
+                    format!("link[{i}]"),
+                    "a time-varying link needs the fast link model and a FIFO queue (droptail, red or step)".into(),
+                ));
+            }
         }
         for (i, f) in scenario.flows.iter().enumerate() {
             if f.from >= n || f.to >= n || f.from == f.to {
@@ -265,7 +283,7 @@ impl Simulation {
                     QueueSpec::Pie(p) => QueueDisc::Pie(Box::new(Pie::new(*p))),
                     QueueSpec::FqCodel(f) => QueueDisc::FqCodel(Box::new(FqCodel::new(*f))),
                 };
-                Link::new(
+                let mut link = Link::new(
                     LinkId(i as u32),
                     NodeId(l.from as u32),
                     NodeId(l.to as u32),
@@ -276,7 +294,11 @@ impl Simulation {
                     scenario.link_model,
                     seed,
                     &format!("link:{}", l.name),
-                )
+                );
+                if let Some(s) = &l.schedule {
+                    link.set_schedule(s.clone());
+                }
+                link
             })
             .collect();
         let mut links = links;
@@ -321,7 +343,7 @@ impl Simulation {
         }
         for p in &scenario.trace.pcap {
             for l in std::iter::once(p.out).chain(p.back) {
-                links[l].capture.get_or_insert_with(Default::default);
+                links[l].enable_capture();
             }
         }
         let mut endpoints = Vec::with_capacity(2 * scenario.flows.len());
@@ -516,7 +538,9 @@ impl Simulation {
             merges,
             failure: None,
             measure,
+            node_drops: None,
         };
+        sim.enable_events();
         sim.reschedule_control();
         if sim.measure.is_some() {
             // Distributions of RTTs and queueing delays are kept only when measuring.
@@ -524,7 +548,7 @@ impl Simulation {
                 e.each_rtt(&mut |r| r.keep_distribution());
             }
             for l in &mut sim.links {
-                l.sojourn = Some(Box::default());
+                l.enable_sojourn();
             }
         }
         for e in 0..sim.endpoints.len() {
@@ -656,7 +680,7 @@ impl Simulation {
                     let link = &mut self.links[l.idx()];
                     let pkt = link.pop_arrival(now, &mut self.events);
                     let node = link.to;
-                    if link.take_doomed(now) {
+                    if link.take_doomed(now, &pkt) {
                         self.drop_packet(&pkt, DropCause::LinkDown);
                         continue;
                     }
@@ -733,6 +757,9 @@ impl Simulation {
     fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: &Packet) {
         let Some(l) = self.next_link(node, pkt) else {
             self.drop_packet(pkt, DropCause::NoRoute);
+            if self.node_drops.is_some() {
+                self.log_no_route(at, pkt);
+            }
             return;
         };
         self.send_on(now, at, l, pkt);

@@ -29,7 +29,16 @@ impl Simulation {
             + s.link_table.memory_bytes()
             + s.path_table.memory_bytes()
             + self.route_table.memory_bytes()
-            + self.backoffs.memory_bytes();
+            + self.backoffs.memory_bytes()
+            // Event tables of drops and marks (`[trace] events`; a sender's retransmission
+            // rows are bounded by the segments it sends).
+            + self
+                .links
+                .iter()
+                .filter_map(|l| l.events.as_ref())
+                .map(|e| e.memory_bytes())
+                .sum::<u64>()
+            + self.node_drops.as_ref().map_or(0, |t| t.memory_bytes());
         [
             ("queued packets", queues),
             ("time series", series),

@@ -530,6 +530,9 @@ impl Simulation {
         if self.backoffs.is_empty() {
             self.backoffs = std::mem::take(&mut peer.backoffs);
         }
+        if let (Some(a), Some(b)) = (self.node_drops.as_mut(), peer.node_drops.as_ref()) {
+            crate::trace::events::append(a, b);
+        }
         // Time series: a flow row's window columns from its sender's part, its rate from
         // its receiver's; a path row from its sender's; a link row from its sender's.
         let n_flows = self.flows.len();

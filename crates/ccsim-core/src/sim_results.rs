@@ -164,7 +164,9 @@ impl Simulation {
                 dropped.0[d.cause as usize] -= 1;
                 flow_drops[d.flow.idx()].0[d.cause as usize] -= 1;
             }
-            let cap = l.rate.as_f64() * end.secs();
+            let cap = l
+                .schedule_capacity(SimTime::ZERO, end)
+                .unwrap_or_else(|| l.rate.as_f64() * end.secs());
             links.push(LinkSummary {
                 name: sc.links[i].name.clone(),
                 packets_in: stats.packets_in,
@@ -334,6 +336,7 @@ impl Simulation {
         self.merge_peer();
         self.collect_backoffs();
         let end = self.end;
+        let events = self.collect_events(end);
         let (whole, in_flight, dropped) = self.account_at(end);
         let Account {
             mut flows,
@@ -351,8 +354,11 @@ impl Simulation {
                 *f = flow_in_window(f, &at_from.flows[i], &at_until.flows[i], &w);
             }
             for (i, l) in links.iter_mut().enumerate() {
-                let rate = self.links[i].rate.as_f64();
-                *l = link_in_window(&at_from.links[i], &at_until.links[i], rate, &w);
+                let link = &self.links[i];
+                let cap = link
+                    .schedule_capacity(w.from, w.until)
+                    .unwrap_or_else(|| link.rate.as_f64() * w.secs());
+                *l = link_in_window(&at_from.links[i], &at_until.links[i], cap);
             }
             window = Some(w);
         }
@@ -380,6 +386,10 @@ impl Simulation {
                 paths: std::mem::take(&mut self.sampler.path_table),
                 routes: std::mem::take(&mut self.route_table),
                 backoffs: std::mem::take(&mut self.backoffs),
+                drops: events.drops,
+                marks: events.marks,
+                retx: events.retx,
+                timeouts: events.timeouts,
             },
             pcaps: self.write_pcaps(end),
         }

@@ -134,7 +134,9 @@ impl RawResult {
     /// Names of the time-series tables.
     #[staticmethod]
     fn table_names() -> Vec<&'static str> {
-        vec!["flows", "links", "paths", "routes", "backoffs"]
+        vec![
+            "flows", "links", "paths", "routes", "backoffs", "drops", "marks", "retx", "timeouts",
+        ]
     }
 
     /// Names of the packet captures (`[trace] pcap`), in the order asked for.
@@ -162,8 +164,13 @@ impl RawResult {
             "paths" => columns_as_bytes(py, &series.paths),
             "routes" => columns_as_bytes(py, &series.routes),
             "backoffs" => columns_as_bytes(py, &series.backoffs),
+            "drops" => columns_as_bytes(py, &series.drops),
+            "marks" => columns_as_bytes(py, &series.marks),
+            "retx" => columns_as_bytes(py, &series.retx),
+            "timeouts" => columns_as_bytes(py, &series.timeouts),
             other => Err(PyKeyError::new_err(format!(
-                "no table {other:?}; tables: \"flows\", \"links\", \"paths\", \"routes\", \"backoffs\""
+                "no table {other:?}; tables: {}",
+                Self::table_names().join(", ")
             ))),
         }
     }

@@ -145,12 +145,12 @@ pub fn flow_in_window(
 }
 
 /// A link's summary over the window; utilisation is the bytes transmitted in the window
-/// over what the link can carry in it (`rate × length`).
+/// over what the link can carry in it (`capacity_bits`: `rate × length`, or what its
+/// schedule or trace offers in the window).
 pub fn link_in_window(
     at_from: &LinkSummary,
     at_until: &LinkSummary,
-    rate_bps: f64,
-    w: &Window,
+    capacity_bits: f64,
 ) -> LinkSummary {
     let bytes_out = at_until.bytes_out - at_from.bytes_out;
     LinkSummary {
@@ -158,7 +158,7 @@ pub fn link_in_window(
         packets_in: at_until.packets_in - at_from.packets_in,
         packets_out: at_until.packets_out - at_from.packets_out,
         bytes_out,
-        utilisation: bytes_out as f64 * 8.0 / (rate_bps * w.secs()),
+        utilisation: bytes_out as f64 * 8.0 / capacity_bits,
         drops: sub_drops(&at_until.drops, &at_from.drops),
         ecn_marks: at_until.ecn_marks - at_from.ecn_marks,
         // The histogram restarted when the window opened.

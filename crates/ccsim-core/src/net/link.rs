@@ -23,6 +23,7 @@
 use std::collections::VecDeque;
 
 use super::link_config::{LinkModel, LossSpec};
+use super::link_schedule::{LinkSchedule, ScheduledTx};
 use super::queue::{Admit, Occupancy, QueueDisc};
 use super::ring::Ring;
 use crate::engine::EventQueue;
@@ -31,8 +32,15 @@ use crate::measure::histogram::Histogram;
 use crate::packet::{Packet, FLAG_CE};
 use crate::results::{DropCause, DropCounts};
 use crate::rng::SimRng;
+use crate::trace::events::LinkEvents;
 use crate::trace::pcap::LinkCapture;
 use crate::units::{Bytes, Dur, Rate, SimTime};
+
+#[path = "link_account.rs"]
+mod link_account;
+#[path = "link_sched.rs"]
+mod link_sched;
+use link_sched::SchedPipe;
 
 /// Initial capacity of a fast link's rings (powers of two; they double when full).
 const INITIAL_RING: usize = 8;
@@ -88,20 +96,6 @@ struct PerHopPipe {
     wire: VecDeque<Packet>,
     held_bytes: u64,
     idle_since: SimTime,
-}
-
-/// The dequeue-time model of a link whose discipline owns its queue (CoDel, PIE,
-/// FQ-CoDel; `net::sched`): the discipline holds the waiting packets; a transmission-end
-/// event takes the next one. This is the per-hop model with the discipline's queue in place of the
-/// FIFO, whatever `link_model` says.
-#[derive(Debug)]
-struct SchedPipe {
-    in_service: Option<Packet>,
-    wire: VecDeque<Packet>,
-    idle_since: SimTime,
-    /// Packets the discipline dropped at dequeue, for the simulation to charge to their
-    /// flows (`Link::take_dequeue_drops`).
-    drops: Vec<(Packet, DropCause)>,
 }
 
 /// A plain one-byte tag (`repr(u8)`): with three variants the compiler would otherwise
@@ -188,6 +182,14 @@ pub struct Link {
     /// Queueing delays (entering the link to starting transmission) of accepted packets,
     /// when measured (`[measure]`); restarted when the window opens.
     pub sojourn: Option<Box<Histogram>>,
+    /// A time-varying capacity (`rate_schedule`, `delivery_trace`; fast model only):
+    /// transmission ends are computed from it (`net::link_schedule`) instead of `rate`.
+    schedule: Option<Box<ScheduledTx>>,
+    /// No capture, no queueing-delay histogram and no schedule: the fast model's offer then
+    /// takes its short path, with one test for the three (`offer_fast_extras` has the rest).
+    plain: bool,
+    /// Its drops and marks, one row each, when `[trace] events` asks for them.
+    pub events: Option<Box<LinkEvents>>,
 }
 
 impl Link {
@@ -267,7 +269,38 @@ impl Link {
             tx_cache: [(0, rate.tx_time(Bytes(0))); 2],
             capture: None,
             sojourn: None,
+            schedule: None,
+            plain: true,
+            events: None,
         }
+    }
+
+    /// Capture the packets the link accepts (`[trace] pcap`).
+    pub fn enable_capture(&mut self) {
+        self.capture.get_or_insert_with(Default::default);
+        self.plain = false;
+    }
+
+    /// Keep the queueing delays of the packets the link accepts (`[measure]`).
+    pub fn enable_sojourn(&mut self) {
+        self.sojourn = Some(Box::default());
+        self.plain = false;
+    }
+
+    /// Give the link a time-varying capacity. Only the fast model computes departures from
+    /// a schedule (the scenario refuses the others).
+    pub fn set_schedule(&mut self, schedule: std::sync::Arc<LinkSchedule>) {
+        assert!(self.is_fast(), "a link schedule needs the fast link model");
+        self.schedule = Some(Box::new(ScheduledTx::new(schedule)));
+        self.plain = false;
+    }
+
+    /// With a schedule, the bits the link can carry in `[from, until)` (`None`: a fixed
+    /// rate, `rate × (until − from)`).
+    pub fn schedule_capacity(&self, from: SimTime, until: SimTime) -> Option<f64> {
+        self.schedule
+            .as_ref()
+            .map(|s| s.schedule.capacity_bits(from, until))
     }
 
     /// Whether the link is up.
@@ -297,12 +330,15 @@ impl Link {
     /// Whether the packet just popped at the far end at `now` was on the link when it failed
     /// (and so is lost); counts the drop at this link.
     #[inline]
-    pub fn take_doomed(&mut self, now: SimTime) -> bool {
+    pub fn take_doomed(&mut self, now: SimTime, pkt: &Packet) -> bool {
         if self.doomed == 0 {
             return false;
         }
         self.doomed -= 1;
         self.stats.drops.add(DropCause::LinkDown);
+        if let Some(ev) = &mut self.events {
+            ev.record_drop(now, pkt, DropCause::LinkDown);
+        }
         if let Some(c) = &mut self.capture {
             c.lost(now);
         }
@@ -513,6 +549,9 @@ impl Link {
         self.stats.packets_in += 1;
         if !self.up {
             self.stats.drops.add(DropCause::LinkDown);
+            if let Some(ev) = &mut self.events {
+                ev.record_drop(at, pkt, DropCause::LinkDown);
+            }
             return Err(DropCause::LinkDown);
         }
         let verdict = match self.loss_verdict(pkt) {
@@ -534,11 +573,21 @@ impl Link {
                     f.late_drops.push_back((at, cause, pkt.flow));
                 }
             }
+            if let Some(ev) = &mut self.events {
+                ev.record_drop(at, pkt, cause);
+            }
             return Err(cause);
         }
         let tx = self.tx_time(pkt.size);
         match &mut self.pipe {
             Pipe::Fast(f) => {
+                debug_assert_eq!(
+                    self.plain,
+                    self.capture.is_none() && self.sojourn.is_none() && self.schedule.is_none()
+                );
+                if !self.plain {
+                    return Ok(self.offer_fast_extras(at, pkt, tx));
+                }
                 let start = at.max(f.busy_until);
                 // Plain sums: the times of real packets are far from `SimTime::NEVER`, so
                 // the saturation of `SimTime + Dur` is not needed on this path.
@@ -546,18 +595,12 @@ impl Link {
                 let arrive = SimTime(finish.0 + self.delay.0);
                 f.busy_until = finish;
                 f.held_bytes += pkt.size as u64;
-                if let Some(h) = self.sojourn.as_mut() {
-                    h.record(start.0 - at.0);
-                }
                 f.ring.push_back(Slot {
                     enter: at,
                     finish,
                     arrive,
                     size: pkt.size,
                 });
-                if let Some(c) = &mut self.capture {
-                    c.record(start, arrive, pkt);
-                }
                 Ok(arrive)
             }
             Pipe::PerHop(p) => {
@@ -578,6 +621,38 @@ impl Link {
             }
             Pipe::Sched(_) => unreachable!("dequeue-time links are offered in offer_sched"),
         }
+    }
+
+    /// (Fast model.) The accepted packet's future on a link that is not plain: its
+    /// transmission end from the schedule if there is one, its queueing delay and its
+    /// capture record when kept. Returns its arrival time at the far end.
+    #[cold]
+    #[inline(never)]
+    fn offer_fast_extras(&mut self, at: SimTime, pkt: &Packet, tx: Dur) -> SimTime {
+        let Pipe::Fast(f) = &mut self.pipe else {
+            unreachable!("offer_fast_extras on a fast pipe");
+        };
+        let start = at.max(f.busy_until);
+        let finish = match self.schedule.as_deref_mut() {
+            None => SimTime(start.0 + tx.0),
+            Some(s) => s.finish(at, f.busy_until, pkt.size),
+        };
+        let arrive = SimTime(finish.0 + self.delay.0);
+        f.busy_until = finish;
+        f.held_bytes += pkt.size as u64;
+        if let Some(h) = self.sojourn.as_mut() {
+            h.record(start.0 - at.0);
+        }
+        f.ring.push_back(Slot {
+            enter: at,
+            finish,
+            arrive,
+            size: pkt.size,
+        });
+        if let Some(c) = &mut self.capture {
+            c.record(start, arrive, pkt);
+        }
+        arrive
     }
 
     /// (Fast and per-hop models.) The queue discipline's verdict on an arrival, with the
@@ -610,84 +685,13 @@ impl Link {
     fn mark(&mut self, now: SimTime, at: SimTime, pkt: &mut Packet) {
         pkt.flags |= FLAG_CE;
         self.stats.ecn_marks += 1;
+        if let Some(ev) = &mut self.events {
+            ev.record_mark(at, pkt);
+        }
         if at > now {
             if let Pipe::Fast(f) = &mut self.pipe {
                 f.late_marks.push_back(at);
             }
-        }
-    }
-
-    /// `offer` on a dequeue-time link after the loss model (`now == at`: such links are
-    /// never chained): the discipline's queue; an idle transmitter takes the head at once.
-    #[cold]
-    fn offer_sched(
-        &mut self,
-        now: SimTime,
-        pkt: &Packet,
-        events: &mut EventQueue,
-    ) -> Result<SimTime, DropCause> {
-        let Pipe::Sched(p) = &mut self.pipe else {
-            unreachable!("offer_sched on a dequeue-time pipe");
-        };
-        let before = p.drops.len();
-        let verdict = self.disc.sched_enqueue(
-            now,
-            *pkt,
-            p.in_service.is_some() as u64,
-            &mut self.queue_rng,
-            &mut p.drops,
-            &mut self.stats.ecn_marks,
-        );
-        // Packets dropped in the arrival's place (FQ-CoDel's fattest queue).
-        for &(_, cause) in &p.drops[before..] {
-            self.stats.drops.add(cause);
-        }
-        if let Err(cause) = verdict {
-            self.stats.drops.add(cause);
-            return Err(cause);
-        }
-        if p.in_service.is_none() {
-            self.start_next(now, events);
-        }
-        Ok(SimTime::NEVER)
-    }
-
-    /// (Dequeue-time model.) The transmitter is free at `now`: the discipline hands over
-    /// the next packet (dropping or marking on the way).
-    fn start_next(&mut self, now: SimTime, events: &mut EventQueue) {
-        let Pipe::Sched(p) = &mut self.pipe else {
-            return;
-        };
-        let before = p.drops.len();
-        let next = self
-            .disc
-            .sched_dequeue(now, &mut p.drops, &mut self.stats.ecn_marks);
-        for &(_, cause) in &p.drops[before..] {
-            self.stats.drops.add(cause);
-        }
-        match next {
-            Some((n, entered)) => {
-                if let Some(h) = self.sojourn.as_mut() {
-                    h.record(now.since(entered).0);
-                }
-                p.in_service = Some(n);
-                let tx = self.rate.tx_time(Bytes(n.size as u64));
-                events.push_tx_done(now + tx, self.id);
-                if let Some(c) = &mut self.capture {
-                    c.record(now, now + tx + self.delay, &n);
-                }
-            }
-            None => p.idle_since = now,
-        }
-    }
-
-    /// Packets a dequeue-time discipline dropped since the last call, for the simulation to
-    /// charge to their flows (their link counts are already made).
-    #[inline]
-    pub fn take_dequeue_drops(&mut self) -> Vec<(Packet, DropCause)> {
-        match &mut self.pipe {
-            Pipe::Sched(p) if !p.drops.is_empty() => std::mem::take(&mut p.drops),
-            _ => Vec::new(),
         }
     }
 
@@ -735,16 +739,8 @@ impl Link {
             } else {
                 p.idle_since = now;
             }
-        } else if let Pipe::Sched(p) = &mut self.pipe {
-            let pkt = p
-                .in_service
-                .take()
-                .expect("tx done without a packet in service");
-            self.stats.packets_out += 1;
-            self.stats.bytes_out += pkt.size as u64;
-            p.wire.push_back(pkt);
-            events.push_arrival(now + self.delay, self.id);
-            self.start_next(now, events);
+        } else {
+            self.sched_tx_done(now, events);
         }
     }
 
@@ -772,111 +768,5 @@ impl Link {
                 p.wire.pop_front().expect("arrival from an empty wire")
             }
         }
-    }
-
-    /// The counters as of `t` (`t ≥` every event processed, i.e. the current time or
-    /// the end): transmissions that ended by `t` counted out, what was computed ahead for
-    /// times after `t` (chained offers and their drops) left out. Returns (the counters,
-    /// packets in flight at `t`, drops to undo on the flows' accounts). The link is not
-    /// changed, so a measurement window can read it mid-run.
-    pub fn settled(&self, t: SimTime) -> (LinkStats, u64, Vec<LateDrop>) {
-        let mut stats = self.stats.clone();
-        match &self.pipe {
-            Pipe::Fast(f) => {
-                let mut in_flight = 0;
-                for (i, e) in f.ring.iter().enumerate() {
-                    let counted_out = i < f.done;
-                    let out_by_end = e.finish <= t;
-                    if e.enter > t {
-                        // Entered after `t` (chained): it is still upstream.
-                        stats.packets_in -= 1;
-                        if counted_out {
-                            stats.packets_out -= 1;
-                            stats.bytes_out -= e.size as u64;
-                        }
-                        continue;
-                    }
-                    if counted_out && !out_by_end {
-                        stats.packets_out -= 1;
-                        stats.bytes_out -= e.size as u64;
-                    } else if !counted_out && out_by_end {
-                        stats.packets_out += 1;
-                        stats.bytes_out += e.size as u64;
-                    }
-                    if e.arrive > t {
-                        in_flight += 1;
-                    }
-                }
-                stats.ecn_marks -= f.late_marks.iter().filter(|&&tm| tm > t).count() as u64;
-                let mut undo = Vec::new();
-                for &(td, cause, flow) in &f.late_drops {
-                    if td > t {
-                        stats.packets_in -= 1;
-                        stats.drops.0[cause as usize] -= 1;
-                        undo.push(LateDrop { cause, flow });
-                    }
-                }
-                (stats, in_flight, undo)
-            }
-            Pipe::PerHop(p) => (
-                stats,
-                (p.waiting.len() + p.in_service.is_some() as usize + p.wire.len()) as u64,
-                Vec::new(),
-            ),
-            Pipe::Sched(p) => {
-                let queued = self.queued();
-                (
-                    stats,
-                    (queued + p.in_service.is_some() as usize + p.wire.len()) as u64,
-                    Vec::new(),
-                )
-            }
-        }
-    }
-
-    /// (Fast model.) The queueing delays already counted of packets that have not started
-    /// transmission by `t` (the fast model counts a packet when it accepts it, the per-hop
-    /// model when its transmission starts; a window's edges count the latter).
-    fn pending_sojourns(&self, t: SimTime) -> Vec<u64> {
-        match &self.pipe {
-            Pipe::Fast(f) if self.sojourn.is_some() => f
-                .ring
-                .iter()
-                .filter_map(|e| {
-                    let start = e.finish.0 - self.rate.tx_time(Bytes(e.size as u64)).0;
-                    (start > t.0).then(|| start - e.enter.0)
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// The queueing delays of the packets that started transmission by `t`, when measured.
-    pub fn sojourn_at(&self, t: SimTime) -> Option<Histogram> {
-        let mut h = (**self.sojourn.as_ref()?).clone();
-        for v in self.pending_sojourns(t) {
-            h.remove(v);
-        }
-        Some(h)
-    }
-
-    /// Count queueing delays from `t` on only (a measurement window opens): packets that
-    /// start transmission after `t` are kept.
-    pub fn restart_sojourn(&mut self, t: SimTime) {
-        if self.sojourn.is_some() {
-            let mut h = Histogram::default();
-            for v in self.pending_sojourns(t) {
-                h.record(v);
-            }
-            self.sojourn = Some(Box::new(h));
-        }
-    }
-
-    /// Settle the accounts at the end of the run (see `settled`) and return (packets in
-    /// flight, drops to undo).
-    pub fn finish(&mut self, end: SimTime) -> (u64, Vec<LateDrop>) {
-        let (stats, in_flight, undo) = self.settled(end);
-        self.stats = stats;
-        (in_flight, undo)
     }
 }

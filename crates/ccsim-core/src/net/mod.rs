@@ -8,6 +8,7 @@ pub mod ecmp;
 pub mod fq_codel;
 pub mod link;
 pub mod link_config;
+pub mod link_schedule;
 pub mod pie;
 pub mod pinned;
 pub mod queue;

@@ -174,6 +174,7 @@ mod tests {
                 limit: QueueLimit::Packets(10),
             },
             loss: LossSpec::None,
+            schedule: None,
         }
     }
 

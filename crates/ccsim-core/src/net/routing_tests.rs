@@ -16,6 +16,7 @@ fn link_ns(from: usize, to: usize, ns: u64) -> LinkSpec {
             limit: QueueLimit::Packets(10),
         },
         loss: LossSpec::None,
+        schedule: None,
     }
 }
 

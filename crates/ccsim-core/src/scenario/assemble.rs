@@ -8,11 +8,12 @@ use super::document::{Doc, LinkDoc};
 use super::model::Scenario;
 use crate::measure::{MeasureConfig, Window};
 use crate::net::dv::{DvInitial, DvSpec, LinkEvent};
-use crate::net::link_config::{LinkSpec, LossSpec};
+use crate::net::link_config::{rate_of, LinkModel, LinkSpec, LossSpec};
 use crate::net::queue::QueueSpec;
 use crate::params::text::{index, join, list, shorten};
 use crate::params::{Cx, Resolved};
 use crate::sim_config::SimConfig;
+use crate::trace::events::EventKinds;
 use crate::trace::pcap::PcapSpec;
 use crate::trace::TraceSpec;
 use crate::units::{Dur, Rate, SimTime};
@@ -56,12 +57,19 @@ pub(crate) fn text(r: &Resolved, name: &str) -> Option<String> {
 }
 
 /// Assemble the scenario from the read document; `None` if a required part is missing.
-pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
+pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc, source: &str) -> Option<Scenario> {
     let sim = doc
         .simulation
         .as_ref()
         .and_then(|r| typed::<SimConfig>(cx, "simulation", r));
-    let net = links(cx, &doc.links);
+    // A relative trace path is relative to the scenario file's directory.
+    let source_path = std::path::Path::new(source);
+    let dir = source_path
+        .is_file()
+        .then(|| source_path.parent().map(|d| d.to_path_buf()))
+        .flatten();
+    let model = sim.as_ref().map_or(LinkModel::Fast, |s| s.link_model);
+    let net = links(cx, &doc.links, dir.as_deref(), model);
     let flows = assemble_flows::flows(cx, &mut doc.flows, &net);
     let trace = doc
         .trace
@@ -72,6 +80,7 @@ pub(crate) fn assemble(cx: &mut Cx, doc: &mut Doc) -> Option<Scenario> {
             flows: Vec::new(),
             links: Vec::new(),
             pcap: Vec::new(),
+            events: EventKinds::default(),
         });
     let measure_cfg = doc
         .measure
@@ -220,7 +229,7 @@ impl Net {
     }
 }
 
-fn links(cx: &mut Cx, entries: &[LinkDoc]) -> Net {
+fn links(cx: &mut Cx, entries: &[LinkDoc], dir: Option<&std::path::Path>, model: LinkModel) -> Net {
     let mut net = Net::default();
     // The typed values of each repeated entry, from its first reading (`repeats.rs`).
     let mut typed: HashMap<usize, LinkValues> = HashMap::new();
@@ -229,7 +238,7 @@ fn links(cx: &mut Cx, entries: &[LinkDoc]) -> Net {
             Some(v) => v.clone(),
             None => {
                 let before = cx.problems.len();
-                let v = link_values(cx, &index("link", e.index), &e.table);
+                let v = link_values(cx, &index("link", e.index), &e.table, dir, model);
                 if let (Some(n), true) = (e.template, cx.problems.len() == before) {
                     typed.insert(n, v.clone());
                 }
@@ -248,15 +257,26 @@ struct LinkValues {
     delay: Dur,
     queue: Option<QueueSpec>,
     loss: LossSpec,
+    schedule: Option<std::sync::Arc<crate::net::link_schedule::LinkSchedule>>,
 }
 
-fn link_values(cx: &mut Cx, path: &str, r: &Resolved) -> LinkValues {
-    let rate: Rate = get(cx, path, r, "rate").unwrap_or(Rate(1));
+fn link_values(
+    cx: &mut Cx,
+    path: &str,
+    r: &Resolved,
+    dir: Option<&std::path::Path>,
+    model: LinkModel,
+) -> LinkValues {
+    let (rate, schedule) = rate_of(cx, path, r, dir);
+    let rate = rate.unwrap_or(Rate(1));
     let delay: Dur = get(cx, path, r, "delay").unwrap_or(Dur::ZERO);
     let queue: Option<QueueSpec> = r.get("queue").and_then(|e| e.sub.as_ref()).and_then(|q| {
         constraints::red(cx, &join(path, "queue"), q);
         typed(cx, &join(path, "queue"), q)
     });
+    if schedule.is_some() {
+        scheduled_link_checks(cx, path, r, queue.as_ref(), model);
+    }
     let loss = r
         .get("loss")
         .and_then(|e| e.sub.as_ref())
@@ -267,6 +287,44 @@ fn link_values(cx: &mut Cx, path: &str, r: &Resolved) -> LinkValues {
         delay,
         queue,
         loss,
+        schedule,
+    }
+}
+
+/// A time-varying link's departures are computed when a packet is admitted (the fast link
+/// model, `net::link_schedule`): the per-hop model and the dequeue-time disciplines, which
+/// serialise at a fixed rate event by event, cannot take a schedule.
+fn scheduled_link_checks(
+    cx: &mut Cx,
+    path: &str,
+    r: &Resolved,
+    queue: Option<&QueueSpec>,
+    model: LinkModel,
+) {
+    let key = if r.explicit("delivery_trace") {
+        "delivery_trace"
+    } else {
+        "rate_schedule"
+    };
+    if model == LinkModel::PerHop {
+        cx.err(
+            &join(path, key),
+            "a time-varying link needs the fast link model; remove simulation.link_model = \"per_hop\" or the schedule",
+        );
+    }
+    let dequeue_time = match queue {
+        Some(QueueSpec::Codel(_)) => Some("codel"),
+        Some(QueueSpec::Pie(_)) => Some("pie"),
+        Some(QueueSpec::FqCodel(_)) => Some("fq_codel"),
+        _ => None,
+    };
+    if let Some(kind) = dequeue_time {
+        cx.err(
+            &join(path, "queue"),
+            format!(
+                "{kind} decides at dequeue, in a model that transmits at a fixed rate; a time-varying link ({key}) takes droptail, red or step"
+            ),
+        );
     }
 }
 
@@ -347,6 +405,7 @@ fn link(cx: &mut Cx, net: &mut Net, e: &LinkDoc, values: LinkValues) {
         delay,
         queue,
         loss,
+        schedule,
     } = values;
     let direction = text(&e.table, "loss_direction").unwrap_or_else(|| "both".into());
     if e.table.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
@@ -427,6 +486,7 @@ fn link(cx: &mut Cx, net: &mut Net, e: &LinkDoc, values: LinkValues) {
                     delay,
                     queue: queue.clone(),
                     loss: if lossy { loss.clone() } else { LossSpec::None },
+                    schedule: schedule.clone(),
                 });
             }
         }
@@ -493,6 +553,10 @@ fn trace(cx: &mut Cx, r: &Resolved, net: &Net, flows: &Flows) -> TraceSpec {
         flows: sorted_unique(flow_ix),
         links: sorted_unique(link_ix),
         pcap: pcap(cx, &r.value("pcap"), net),
+        events: match r.value("events") {
+            Value::Array(names) => EventKinds::from_names(names.iter().filter_map(Value::as_str)),
+            _ => EventKinds::default(), // "none" or absent
+        },
     }
 }
 

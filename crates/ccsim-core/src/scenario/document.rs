@@ -128,13 +128,22 @@ pub const TOP_PARAMS: &[Param] = &[
 /// The JSON Schema of scenario documents, for editors (python/ccsim/schema/
 /// scenario.schema.json; `cargo run -p ccsim-core --example gen_schema` writes it).
 pub fn schema() -> Value {
-    crate::params::schema::document_schema(
+    let mut s = crate::params::schema::document_schema(
         TOP_PARAMS,
         "ccsim scenario",
         "A ccsim scenario document (docs/scenario.md; every parameter in docs/parameters.md). \
          Generated from the components' parameter declarations; ccsim itself also checks \
          what a schema cannot (node names, routes, min < max).",
-    )
+    );
+    // A link needs a rate or a delivery trace (`link_config::rate_of`): one of two keys,
+    // which a list of required keys cannot say.
+    if let Some(Value::Object(link)) = s.pointer_mut("/properties/link/items") {
+        link.insert(
+            "anyOf".into(),
+            serde_json::json!([{ "required": ["rate"] }, { "required": ["delivery_trace"] }]),
+        );
+    }
+    s
 }
 
 /// The parameter reference (docs/parameters.md; written by the same example).

@@ -49,7 +49,7 @@ fn resolve(
     let doc = sanitised.as_ref().unwrap_or(doc);
     let mut cx = Cx::default();
     let scenario = document::read(&mut cx, doc, profiles).and_then(|mut d| {
-        let s = assemble(&mut cx, &mut d);
+        let s = assemble(&mut cx, &mut d, source);
         s.map(|s| (s, d.flows))
     });
     // a value the limits pass reported is not reported again

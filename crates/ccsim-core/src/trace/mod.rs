@@ -1,5 +1,6 @@
 //! Time-series sampling into columnar tables; packet captures (`pcap`).
 
+pub mod events;
 pub mod pcap;
 
 use crate::params::{Dflt, Lit, Param, Ty};
@@ -17,6 +18,8 @@ pub struct TraceSpec {
     pub links: Vec<usize>,
     /// Packet captures to write (`[trace] pcap`), in the order named.
     pub pcap: Vec<pcap::PcapSpec>,
+    /// Per-packet event tables to record (`[trace] events`).
+    pub events: events::EventKinds,
 }
 
 /// The `[trace]` table (names are resolved when the scenario is assembled).
@@ -34,6 +37,7 @@ pub const PARAMS: &[Param] = &[
         .doc("keep at most this many sampling instants over the run: the interval widens to duration / (max_samples − 1) when it must")
         .source("none: every interval (docs/reliability.md)"),
     pcap::PARAM,
+    events::PARAM,
 ];
 
 /// Column names of the per-flow table.

@@ -75,6 +75,16 @@ impl Endpoint {
         }
     }
 
+    /// Its TCP senders: a TCP sender itself, an MPTCP sender's subflows (for `[trace]
+    /// events`, which records the retransmissions and timeouts of TCP only).
+    pub fn each_tcp_sender(&mut self, f: &mut dyn FnMut(&mut tcp::TcpSender)) {
+        match self {
+            Endpoint::TcpSender(s) => f(s),
+            Endpoint::MptcpSender(s) => s.each_subflow_mut(f),
+            _ => {}
+        }
+    }
+
     /// A packet addressed to this endpoint arrived.
     #[inline]
     pub fn on_packet(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
-const NS_PER_SEC: u64 = 1_000_000_000;
+/// Nanoseconds in a second (the simulated clock's unit is the nanosecond).
+pub const NS_PER_SEC: u64 = 1_000_000_000;
 
 /// An instant of simulated time: nanoseconds since the start of the run.
 ///

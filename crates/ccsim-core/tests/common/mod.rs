@@ -71,6 +71,7 @@ impl Net {
                     flows: vec![],
                     links: vec![],
                     pcap: vec![],
+                    events: Default::default(),
                 },
                 measure: None,
                 nodes: vec![],
@@ -127,6 +128,7 @@ impl Net {
             delay: Dur::from_secs_f64(delay_ms / 1000.0),
             queue,
             loss,
+            schedule: None,
         });
         self.sc.links.len() - 1
     }

@@ -511,6 +511,7 @@ mod timer_tests {
                 limit: QueueLimit::Packets(10),
             },
             loss: LossSpec::None,
+            schedule: None,
         }
     }
 

@@ -112,6 +112,12 @@ impl MptcpSender {
     pub fn subflow(&self, k: usize) -> &TcpSender {
         &self.subs[k].tcp
     }
+    /// Its subflows' TCP senders (for `[trace] events`).
+    pub fn each_subflow_mut(&mut self, f: &mut dyn FnMut(&mut TcpSender)) {
+        for s in &mut self.subs {
+            f(&mut s.tcp);
+        }
+    }
     /// Its subflows' RTT estimators, for the measurement's reports.
     pub fn each_rtt(&mut self, f: &mut dyn FnMut(&mut crate::transport::tcp::rto::RttEstimator)) {
         for s in &mut self.subs {

@@ -332,6 +332,11 @@ impl RttEstimator {
         self.backoff = 0;
     }
 
+    /// Timeouts since the last valid sample: the RTO is the base RTO × 2^backoff, capped.
+    pub fn backoff(&self) -> u32 {
+        self.backoff
+    }
+
     /// Double the RTO after a timeout (§5.5), up to the maximum.
     pub fn back_off(&mut self) {
         if self.backoff < 40 {

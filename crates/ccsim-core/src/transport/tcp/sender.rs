@@ -42,6 +42,7 @@ use crate::cc::{
 };
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{Packet, PacketKind, FLAG_ECE, FLAG_ECHO_RETX, FLAG_NO_ECHO, FLAG_RETX};
+use crate::trace::events::{RetxKind, SenderEvents};
 use crate::units::{Bytes, Dur, Rate, SimTime};
 
 /// Sender counters for the flow summary.
@@ -152,6 +153,8 @@ pub struct TcpSender {
     /// Retransmissions in flight for RACK's lost-retransmission rule (`lost_retransmit =
     /// "rack"` with a SACK recovery; `rack.rs`).
     rack: Option<Box<RackRetx>>,
+    /// Retransmissions and timeouts, one row each, when `[trace] events` asks.
+    events: Option<Box<SenderEvents>>,
 }
 
 impl TcpSender {
@@ -208,7 +211,18 @@ impl TcpSender {
             cc_seed: 0,
             ecn,
             rack,
+            events: None,
         }
+    }
+
+    /// Record retransmissions and timeouts into `events` (`[trace] events`).
+    pub fn set_events(&mut self, events: Option<Box<SenderEvents>>) {
+        self.events = events;
+    }
+
+    /// The recorded retransmissions and timeouts, if any were asked for.
+    pub fn take_events(&mut self) -> Option<Box<SenderEvents>> {
+        self.events.take()
     }
 
     /// Seed the controller's own random stream (BBR's gain-cycle phase): the value of the
@@ -460,6 +474,14 @@ impl TcpSender {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
             self.conn_outcome.retransmissions += 1;
+            if let Some(ev) = &mut self.events {
+                let kind = match self.phase {
+                    Phase::Recovery { .. } => RetxKind::Fast,
+                    Phase::AfterTimeout { .. } => RetxKind::Rto,
+                    Phase::Open => RetxKind::Other,
+                };
+                ev.record_retx(now, seq, kind);
+            }
         } else {
             self.sb.push_sent();
             if self.cfg.rto.samples == RttSamples::OnePerRtt {

@@ -10,7 +10,7 @@ use crate::packet::Packet;
 use crate::transport::tcp::config::RecoverySpec;
 use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::prr::Prr;
-use crate::units::{Bytes, SimTime};
+use crate::units::{Bytes, Dur, SimTime};
 
 impl TcpSender {
     #[inline] // (moved out of sender.rs: keep it inlined into on_ack as before)
@@ -164,8 +164,10 @@ impl TcpSender {
 
     pub(super) fn on_rto(&mut self, now: SimTime) {
         self.stats.timeouts += 1;
+        let expired = self.rtt.rto();
         if self.syn != Handshake::Done {
             self.on_syn_timeout();
+            self.log_timeout(now, expired);
             return;
         }
         self.timed.cancel();
@@ -192,5 +194,13 @@ impl TcpSender {
         }
         self.rto_deadline = Some(self.rtt.deadline(now));
         self.pace_next = now;
+        self.log_timeout(now, expired);
+    }
+
+    /// A timeout row (`[trace] events`): the timer that expired and the backoff after it.
+    fn log_timeout(&mut self, now: SimTime, expired: Dur) {
+        if let Some(ev) = &mut self.events {
+            ev.record_timeout(now, expired.secs(), self.rtt.backoff());
+        }
     }
 }
