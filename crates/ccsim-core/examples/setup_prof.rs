@@ -19,7 +19,9 @@ use std::time::Instant;
 fn main() {
     let mut args = std::env::args().skip(1);
     let name = args.next().expect("usage: setup_prof SCENARIO [REPS]");
-    let reps: usize = args.next().map_or(5, |s| s.parse().expect("REPS: a number"));
+    let reps: usize = args
+        .next()
+        .map_or(5, |s| s.parse().expect("REPS: a number"));
     let doc = scenarios::document(&name).unwrap_or_else(|| panic!("unknown benchmark {name}"));
     for _ in 0..reps {
         let (t, c) = (Instant::now(), measure::cpu_seconds());
