@@ -376,7 +376,8 @@ impl Simulation {
             self.endpoints[ep.idx()].on_packet(now, &pkt, &mut self.out);
             self.flush(now, ep);
         } else {
-            self.forward(now, now, node, &pkt);
+            let mut pkt = pkt;
+            self.forward(now, now, node, &mut pkt);
         }
     }
 
@@ -385,7 +386,7 @@ impl Simulation {
     /// the packet is on, offer it there at once at its future arrival time; the last link
     /// delivers it with an event, or to an inline endpoint.
     #[inline(always)]
-    fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: &Packet) {
+    fn forward(&mut self, now: SimTime, at: SimTime, node: NodeId, pkt: &mut Packet) {
         let Some(l) = self.next_link(node, pkt) else {
             self.drop_packet(pkt, DropCause::NoRoute);
             if self.node_drops.is_some() {
@@ -396,13 +397,11 @@ impl Simulation {
         self.send_on(now, at, l, pkt);
     }
 
-    /// Offer `pkt` to link `l` at `at`, and on along the chained links after it (a copy:
-    /// a queue may mark it CE on the way).
+    /// Offer `pkt` to link `l` at `at`, and on along the chained links after it (a queue
+    /// may mark it CE on the way: the caller's copy is the one in flight).
     #[inline(always)]
-    fn send_on(&mut self, now: SimTime, at: SimTime, l: LinkId, pkt: &Packet) {
+    fn send_on(&mut self, now: SimTime, at: SimTime, l: LinkId, pkt: &mut Packet) {
         let (mut l, mut at) = (l, at);
-        let mut pkt = *pkt;
-        let pkt = &mut pkt;
         loop {
             let link = &mut self.links[l.idx()];
             match link.offer(now, at, pkt, &mut self.events) {

@@ -345,19 +345,10 @@ impl Schedule {
 
     /// Sleep while the other thread owns a solo phase (or until the run ends).
     fn sleep_while_solo(&self, me: usize) {
-        let sleeping = &self.sleeping[me].0;
-        sleeping.store(true, Ordering::SeqCst);
-        // (re-read after announcing the sleep: the owner ends the phase, then wakes)
-        let owner = self.solo.0.load(Ordering::SeqCst);
-        if owner != 1 - me || self.finished.iter().all(|f| f.load(Ordering::Acquire)) {
-            sleeping.store(false, Ordering::SeqCst);
-            return;
-        }
-        self.parked.fetch_add(1, Ordering::Relaxed);
-        while sleeping.load(Ordering::SeqCst) {
-            self.check_aborted();
-            std::thread::park_timeout(SLEEP_CHECK);
-        }
+        self.park_while(me, || {
+            self.solo.0.load(Ordering::SeqCst) == 1 - me
+                && !self.finished.iter().all(|f| f.load(Ordering::Acquire))
+        });
     }
 
     /// Wait until the progress counter moves past `seen`: spinning first if `spin`, then
@@ -379,15 +370,23 @@ impl Schedule {
         if self.progress.0.load(Ordering::SeqCst) != seen {
             return false;
         }
-        self.parked.fetch_add(1, Ordering::Relaxed);
-        let sleeping = &self.sleeping[me].0;
-        sleeping.store(true, Ordering::SeqCst);
-        if self.progress.0.load(Ordering::SeqCst) != seen {
-            sleeping.store(false, Ordering::Relaxed);
-            return false;
-        }
         // Until the other thread wakes this one (clearing `sleeping`): it may leave this
         // one asleep while it runs both parts (see `useless`).
+        self.park_while(me, || self.progress.0.load(Ordering::SeqCst) == seen)
+    }
+
+    /// Park thread `me` while `blocked()` holds, until the other thread clears its
+    /// `sleeping` flag. No lost wake-up: the flag is raised before `blocked` is re-read,
+    /// and the waker changes what `blocked` reads before it clears the flag. Whether it
+    /// parked (counted in `parked`).
+    fn park_while(&self, me: usize, blocked: impl Fn() -> bool) -> bool {
+        let sleeping = &self.sleeping[me].0;
+        sleeping.store(true, Ordering::SeqCst);
+        if !blocked() {
+            sleeping.store(false, Ordering::SeqCst);
+            return false;
+        }
+        self.parked.fetch_add(1, Ordering::Relaxed);
         while sleeping.load(Ordering::SeqCst) {
             self.check_aborted();
             std::thread::park_timeout(SLEEP_CHECK);

@@ -266,7 +266,7 @@ impl Simulation {
                 break;
             }
             let ring = &mut mp.rings[slot as usize];
-            let pkt = ring.front().expect("a head has a packet").1;
+            let mut pkt = ring.front().expect("a head has a packet").1;
             ring.pop_front();
             match ring.front() {
                 Some(&(next, _)) => {
@@ -278,7 +278,7 @@ impl Simulation {
             }
             // (Offering may run endpoints whose packets come back to this merge point,
             // arriving after `limit`.)
-            self.send_on(now, arrive, link, &pkt);
+            self.send_on(now, arrive, link, &mut pkt);
         }
         let mp = &mut self.merges[m as usize];
         if let Some(&Reverse(head)) = mp.heads.peek() {

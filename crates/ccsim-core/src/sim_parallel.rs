@@ -465,7 +465,7 @@ impl Simulation {
             let now = self.now;
             // The other part writes this mailbox again only after this window.
             let mut mail = ex.mailbox(me, k - 1);
-            for (l, arrive, pkt) in mail.iter() {
+            for (l, arrive, pkt) in mail.iter_mut() {
                 if let Some(n) = self.onward(now, *l, *arrive, pkt) {
                     self.send_on(now, *arrive, n, pkt);
                 }

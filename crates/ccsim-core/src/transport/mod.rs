@@ -131,7 +131,7 @@ impl Endpoint {
     }
 
     /// Earliest time this endpoint must be woken (`SimTime::NEVER` if none).
-    #[inline]
+    #[inline(always)]
     pub fn next_wakeup(&self) -> SimTime {
         match self {
             Endpoint::TcpSender(s) => s.next_wakeup(),

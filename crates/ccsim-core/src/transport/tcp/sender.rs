@@ -517,6 +517,7 @@ impl TcpSender {
         false
     }
 
+    #[inline(always)]
     fn window_segments(&self) -> u64 {
         let w = self.fack_limit((self.effective_cwnd() / self.mss()).max(1));
         match self.cfg.max_window {
