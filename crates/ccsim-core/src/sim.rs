@@ -58,6 +58,21 @@ struct FlowRuntime {
     path_drops: Vec<DropCounts>,
 }
 
+/// Per endpoint, what the event loop reads and writes with every packet and timer it hands
+/// over, in one record (one index, one cache line, where four arrays took four).
+#[derive(Clone, Copy, Debug)]
+struct EpState {
+    /// The node it is at.
+    node: NodeId,
+    /// Path stamped on packets it sends without one: 1 when its flow has exactly one pinned
+    /// path (single-path transports need not know about paths), else 0.
+    path: u8,
+    /// The time of the last packet or timer it handled.
+    clock: SimTime,
+    /// Its next wakeup as of its last `reschedule` (every call into an endpoint ends with one).
+    due: SimTime,
+}
+
 /// A simulation in progress.
 pub struct Simulation {
     scenario: Scenario,
@@ -67,11 +82,9 @@ pub struct Simulation {
     links: Vec<Link>,
     fwd: ForwardingTable,
     pinned: PinnedPaths,
-    /// Path stamped on packets an endpoint sends without one: 1 when its flow has exactly
-    /// one pinned path (single-path transports need not know about paths), else 0.
-    ep_path: Vec<u8>,
     endpoints: Vec<Endpoint>,
-    ep_node: Vec<NodeId>,
+    /// Per endpoint: where it is and its clocks (`EpState`).
+    ep: Vec<EpState>,
     /// Pending wakeup times per endpoint; the last is the earliest.
     ep_pending: Vec<Vec<SimTime>>,
     flows: Vec<FlowRuntime>,
@@ -97,11 +110,6 @@ pub struct Simulation {
     backoffs: Table,
     /// Per endpoint: the link it receives through, if it runs inline (`sim_inline`).
     inline_in: Vec<Option<LinkId>>,
-    /// Per endpoint: the time of the last packet or timer it handled.
-    ep_clock: Vec<SimTime>,
-    /// Per endpoint: its next wakeup as of its last `reschedule` (every call into an
-    /// endpoint ends with one).
-    ep_due: Vec<SimTime>,
     /// Packets accepted for inline endpoints while one was being run, not yet handled.
     inline_work: sim_inline::InlineWork,
     /// Whether an inline endpoint is being run (others then wait in `inline_work`).
@@ -226,7 +234,7 @@ impl Simulation {
     /// An endpoint, for inspection (flow `i` has sender `2i` and receiver `2i + 1`).
     pub fn endpoint(&self, id: EndpointId) -> &Endpoint {
         match (&self.part, &self.peer) {
-            (Some(p), Some(peer)) if !p.owns(self.ep_node[id.idx()]) => peer.endpoint(id),
+            (Some(p), Some(peer)) if !p.owns(self.ep[id.idx()].node) => peer.endpoint(id),
             _ => &self.endpoints[id.idx()],
         }
     }
@@ -325,17 +333,17 @@ impl Simulation {
                 Event::Wakeup(ep) => {
                     self.events.pop_top();
                     self.ep_pending[ep.idx()].pop();
-                    if now < self.ep_clock[ep.idx()] {
+                    if now < self.ep[ep.idx()].clock {
                         // Stale: the endpoint ran inline past this time (`sim_inline`), and
                         // fired every timer due before its clock.
                         let due = self.endpoints[ep.idx()].next_wakeup();
-                        debug_assert!(due >= self.ep_clock[ep.idx()], "a timer was missed");
+                        debug_assert!(due >= self.ep[ep.idx()].clock, "a timer was missed");
                         if due > now {
                             self.reschedule(ep);
                             continue;
                         }
                     }
-                    self.ep_clock[ep.idx()] = now;
+                    self.ep[ep.idx()].clock = now;
                     self.endpoints[ep.idx()].on_timer(now, &mut self.out);
                     self.flush(now, ep);
                 }
@@ -372,7 +380,7 @@ impl Simulation {
         if node == pkt.dst {
             self.delivered += 1;
             let ep = pkt.dst_ep;
-            self.ep_clock[ep.idx()] = now;
+            self.ep[ep.idx()].clock = now;
             self.endpoints[ep.idx()].on_packet(now, &pkt, &mut self.out);
             self.flush(now, ep);
         } else {
@@ -582,8 +590,8 @@ impl Simulation {
     #[inline]
     fn flush_at(&mut self, now: SimTime, at: SimTime, ep: EndpointId) {
         if !self.out.is_empty() {
-            let node = self.ep_node[ep.idx()];
-            let stamp = self.ep_path[ep.idx()];
+            let node = self.ep[ep.idx()].node;
+            let stamp = self.ep[ep.idx()].path;
             // No endpoint runs while these are forwarded (inline runs wait for the end of
             // the outermost flush), so nothing writes to `self.out` meanwhile.
             let mut out = std::mem::take(&mut self.out);
@@ -610,7 +618,7 @@ impl Simulation {
     #[inline(always)]
     fn reschedule(&mut self, ep: EndpointId) {
         let d = self.endpoints[ep.idx()].next_wakeup();
-        self.ep_due[ep.idx()] = d;
+        self.ep[ep.idx()].due = d;
         if d == SimTime::NEVER {
             return;
         }

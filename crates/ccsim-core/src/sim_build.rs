@@ -334,10 +334,18 @@ impl Simulation {
             links,
             fwd,
             pinned,
-            ep_path,
             ep_pending: vec![Vec::with_capacity(4); endpoints.len()],
             endpoints,
-            ep_node,
+            ep: ep_node
+                .iter()
+                .zip(&ep_path)
+                .map(|(&node, &path)| EpState {
+                    node,
+                    path,
+                    clock: SimTime::ZERO,
+                    due: SimTime::NEVER,
+                })
+                .collect(),
             flows,
             out: Vec::with_capacity(64),
             created: 0,
@@ -353,8 +361,6 @@ impl Simulation {
             route_table: Table::with_columns(&ROUTE_COLUMNS),
             subflow_rows,
             backoffs: Table::with_columns(&BACKOFF_COLUMNS),
-            ep_clock: vec![SimTime::ZERO; inline_in.len()],
-            ep_due: vec![SimTime::NEVER; inline_in.len()],
             inline_in,
             inline_work: Default::default(),
             inlining: false,
@@ -382,7 +388,7 @@ impl Simulation {
             }
         }
         for e in 0..sim.endpoints.len() {
-            if sim.part.as_ref().is_none_or(|p| p.owns(sim.ep_node[e])) {
+            if sim.part.as_ref().is_none_or(|p| p.owns(sim.ep[e].node)) {
                 sim.reschedule(EndpointId(e as u32));
             }
         }

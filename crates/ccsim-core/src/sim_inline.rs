@@ -161,12 +161,12 @@ impl Simulation {
 
     #[inline]
     fn handle_inline(&mut self, now: SimTime, ep: EndpointId, at: SimTime, pkt: &Packet) {
-        if self.ep_due[ep.idx()] < at {
+        if self.ep[ep.idx()].due < at {
             self.fire_timers_before(now, ep, at);
         }
         self.delivered += 1;
         self.endpoints[ep.idx()].on_packet(at, pkt, &mut self.out);
-        self.ep_clock[ep.idx()] = at;
+        self.ep[ep.idx()].clock = at;
         self.flush_at(now, at, ep);
     }
 
@@ -174,19 +174,19 @@ impl Simulation {
     #[inline(never)]
     fn fire_timers_before(&mut self, now: SimTime, ep: EndpointId, t: SimTime) {
         loop {
-            let due = self.ep_due[ep.idx()];
+            let due = self.ep[ep.idx()].due;
             debug_assert_eq!(due, self.endpoints[ep.idx()].next_wakeup());
             if due >= t {
                 return;
             }
             debug_assert!(
-                due >= self.ep_clock[ep.idx()],
+                due >= self.ep[ep.idx()].clock,
                 "an endpoint's clock went back"
             );
             self.endpoints[ep.idx()].on_timer(due, &mut self.out);
-            self.ep_clock[ep.idx()] = due;
+            self.ep[ep.idx()].clock = due;
             self.flush_at(now, due, ep);
-            if self.ep_due[ep.idx()] == due {
+            if self.ep[ep.idx()].due == due {
                 // A timer that does not move on would loop; leave it to the event queue.
                 debug_assert!(false, "a timer fired at {due:?} is still due");
                 return;

@@ -506,7 +506,7 @@ impl Simulation {
         };
         let mut peer = *peer;
         for e in 0..self.endpoints.len() {
-            if !part.owns(self.ep_node[e]) {
+            if !part.owns(self.ep[e].node) {
                 std::mem::swap(&mut self.endpoints[e], &mut peer.endpoints[e]);
             }
         }
@@ -544,7 +544,7 @@ impl Simulation {
                 self.subflow_rows[row - n_flows].0
             }
         };
-        let node_of = |ep: crate::ids::EndpointId| self.ep_node[ep.idx()];
+        let node_of = |ep: crate::ids::EndpointId| self.ep[ep.idx()].node;
         let theirs_sender =
             |t: &Table, r: usize| !part.owns(node_of(self.flows[flow_of(t, r)].sender));
         let theirs_receiver =
