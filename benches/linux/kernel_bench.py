@@ -120,7 +120,7 @@ def queue_from_log(log: Path, emu_t0: int, t_start: int, w0: float, w1: float) -
 
 
 def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path, tag: str,
-               keep_logs: bool, sysctls: tuple[str, ...] = ()) -> dict:
+               keep_logs: bool, sysctls: tuple[str, ...] = (), before_teardown=None) -> dict:
     _, limit, loss, extras = SCENARIOS[name]
     d = out / "runs" / f"{name}-{cc}-{k}"
     d.mkdir(parents=True, exist_ok=True)
@@ -157,6 +157,8 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
             rc.kill()
         em.terminate()  # the emulator ends its run and writes its log and summary
         em.wait(60)
+        if before_teardown:  # e.g. the sender namespace's counters (slowstart_trace.py)
+            before_teardown(tb, d)
         offloads, qdisc = tb.offloads, tb.qdisc
     snd = json.loads((d / "snd.json").read_text())
     summ = json.loads((d / "emu.json").read_text())
