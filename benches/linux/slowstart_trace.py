@@ -4,6 +4,7 @@
     .venv/bin/python benches/linux/slowstart_trace.py record --scenario q33 --cc cubic --run 0 \
         --seconds 6 --out out/ss-trace
     .venv/bin/python benches/linux/slowstart_trace.py analyse out/ss-trace/runs/q33-cubic-0
+    .venv/bin/python benches/linux/slowstart_trace.py ackclock out/ss-trace/runs/loss1e-2-reno-0
 
 `record` runs one kernel case of `kernel_bench.py` with the emulator's per-packet log kept, the
 `tcp:tcp_probe` tracepoint enabled in a tracefs instance of its own (CLOCK_MONOTONIC, only the
@@ -22,7 +23,13 @@ both come from a packet capture on the sender's access link of the same scenario
 It then replays HyStart as net/ipv4/tcp_cubic.c runs it (`hystart_update`,
 `bictcp_hystart_reset`, `cubictcp_acked`) on both ACK streams, round by round, and checks
 the replay against the exit each side actually took (the kernel's ssthresh in the trace;
-ccsim's first finite ssthresh).
+ccsim's first finite ssthresh). With the receiver's `tcp:tcp_rcvbuf_grow` events it lists the
+autotuning steps (what `rcv_autotune` models).
+
+`ackclock` compares the steady state instead (e.g. 1 % loss): how many segments each ACK
+acknowledged, the data bursts and the gaps between data arrivals at the bottleneck, and the
+mean number of packets waiting that these arrivals give a 1.2 ms server (Lindley's recursion):
+what the mean queue is made of.
 """
 
 from __future__ import annotations
@@ -34,7 +41,10 @@ import re
 import struct
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -47,6 +57,7 @@ INF = 0x7FFFFFFF
 # HyStart's constants (net/ipv4/tcp_cubic.c: hystart_low_window, hystart_ack_delta_us,
 # HYSTART_MIN_SAMPLES, HYSTART_DELAY_MIN/MAX)
 LOW_WINDOW, ACK_DELTA_US, MIN_SAMPLES, DELAY_MIN_US, DELAY_MAX_US = 16, 2000, 8, 4000, 16000
+SERVICE_MS = 1500 * 8 / KB.RATE_BPS * 1e3  # a full segment at the bottleneck
 
 
 # ---------------------------------------------------------------- recording (root)
@@ -314,6 +325,16 @@ def analyse(a: argparse.Namespace) -> int:
     tcpext = d / "tcpext.json"
     if tcpext.exists():
         lines.append("Sender namespace TcpExt: " + json.dumps(json.loads(tcpext.read_text())))
+    grows = re.findall(r"\s(\d+\.\d+): tcp_rcvbuf_grow: time=(\d+) rtt_us=(\d+) copied=(\d+) inq=(\d+) space=(\d+) "
+                       r"ooo=\d+ scaling_ratio=(\d+) rcvbuf=(\d+) rcv_ssthresh=(\d+) window_clamp=(\d+)",
+                       (d / "probe.txt").read_text())
+    if grows:
+        lines += ["", "Receiver autotuning (`tcp:tcp_rcvbuf_grow`, the state before each call; ms from the first "
+                  "data segment's send; `copied` counts what was read, `inq` what waits unread):", "",
+                  "| ms | rtt_us | copied | inq | space | ratio | rcvbuf | rcv_ssthresh | window_clamp |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for g in grows:
+            lines.append(f"| {(float(g[0]) * 1e6 - t_base) / 1e3:.1f} | " + " | ".join(g[2:3] + g[3:]) + " |")
     lines.append("")
     lines += describe("Kernel, replayed with rounds at any window (6.18's rule)", k, rep_k, t_base)
     lines += [""] + describe("Kernel, replayed with rounds from cwnd 16 (the rule before 2025)", k, rep_k_old, t_base)
@@ -330,6 +351,59 @@ def analyse(a: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- the ACK clock at steady state
+
+def ack_sizes(acks: list[dict], t0: float, a: float, b: float) -> dict:
+    """How many segments each ACK in [a, b) s acknowledged cumulatively (5 = 5 or more)."""
+    c: Counter = Counter()
+    for p, x in zip(acks, acks[1:]):
+        if a <= (x["t"] - t0) / 1e6 < b:
+            c[min(int(round(x["una"] - p["una"])), 5)] += 1
+    return dict(sorted(c.items()))
+
+
+def arrivals(sends: list[float], t0: float, a: float, b: float) -> dict:
+    """Data arrivals at the bottleneck in [a, b) s (the access links are 10 Gb/s, so a send is
+    an arrival): bursts (packets ≤ 100 µs apart), the gaps between arrivals, and the mean
+    number waiting that a 1.2 ms service gives them (Lindley's recursion, time-averaged)."""
+    s = np.array([x for x in sends if a <= (x - t0) / 1e6 < b]) / 1e3  # ms
+    g = np.diff(s)
+    sizes, n = [], 1
+    for x in g:
+        if x <= 0.1:
+            n += 1
+        else:
+            sizes.append(n)
+            n = 1
+    sizes.append(n)
+    edges = [0, 0.1, 0.6, 1.2, 2.4, 5, np.inf]
+    h, _ = np.histogram(g, edges)
+    w, total = 0.0, 0.0
+    for i in range(1, len(s)):
+        w = max(0.0, w + SERVICE_MS - (s[i] - s[i - 1]))
+        total += w
+    return {"packets_per_s": len(s) / (b - a), "bursts": dict(sorted(Counter(min(x, 6) for x in sizes).items())),
+            "gaps_ms": {f"{lo}-{hi}": round(float(c / len(g)), 3) for lo, hi, c in zip(edges, edges[1:], h)},
+            "waiting": round(total / ((b - a) * 1e3), 3)}  # Little: Σ waits / time
+
+
+def ackclock(a: argparse.Namespace) -> int:
+    d = a.run_dir
+    run = json.loads((d / "run.json").read_text())
+    k = kernel_stream(d)
+    c = ccsim_stream(run["scenario"], run["cc"], run["seed"], a.until)
+    lo, hi = a.since, a.until
+    out = {"kernel": {"acks": ack_sizes(k["acks"], k["sends"][0], lo, hi),
+                      **arrivals(k["sends"], k["sends"][0], lo, hi)},
+           "ccsim": {"acks": ack_sizes(c["acks"], c["sends"][0], lo, hi),
+                     **arrivals(c["sends"], c["sends"][0], lo, hi)}}
+    print(f"{run['scenario']} {run['cc']} kernel run {run['run']} / ccsim seed {run['seed']}, {lo:g}–{hi:g} s "
+          f"after the first data segment:")
+    for side, v in out.items():
+        print(f"  {side}: {json.dumps(v)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -343,10 +417,14 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("analyse")
     s.add_argument("run_dir", type=Path)
     s.add_argument("--ccsim-seconds", type=float, default=3.0)
+    k = sub.add_parser("ackclock", help="ACK sizes, data bursts and arrival gaps at steady state, both sides")
+    k.add_argument("run_dir", type=Path)
+    k.add_argument("--since", type=float, default=2.0)
+    k.add_argument("--until", type=float, default=12.0)
     a = p.parse_args(argv)
     if a.cmd == "record" and not (5 <= a.seconds <= 30):
         p.error("--seconds: allowed 5–30 (a short run)")
-    return record(a) if a.cmd == "record" else analyse(a)
+    return {"record": record, "analyse": analyse, "ackclock": ackclock}[a.cmd](a)
 
 
 if __name__ == "__main__":
