@@ -59,6 +59,7 @@ SCENARIOS: dict[str, tuple[str, int, float, list[float]]] = {
 }
 CCS = ("reno", "cubic", "bbr")
 CCSIM_CC = {"reno": "reno", "cubic": "cubic"}  # bbr: none in ccsim yet (#20)
+HANDSHAKE_PROFILES = ("linux", "ns2")  # stack profiles with handshake = true (docs/tcp.md §11)
 METRICS = ("goodput_mbps", "srtt_ms", "queue_pkts", "retx", "retx_2s", "timeouts", "ss_peak", "first_ssthresh",
            "period_s", "reductions_per_min", "share0")
 # Emulator timing limits beyond which a run is flagged and left out of the statistics. A
@@ -120,7 +121,7 @@ def queue_from_log(log: Path, emu_t0: int, t_start: int, w0: float, w1: float) -
 
 
 def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path, tag: str,
-               keep_logs: bool, sysctls: tuple[str, ...] = ()) -> dict:
+               keep_logs: bool, sysctls: tuple[str, ...] = (), before_teardown=None) -> dict:
     _, limit, loss, extras = SCENARIOS[name]
     d = out / "runs" / f"{name}-{cc}-{k}"
     d.mkdir(parents=True, exist_ok=True)
@@ -157,6 +158,8 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
             rc.kill()
         em.terminate()  # the emulator ends its run and writes its log and summary
         em.wait(60)
+        if before_teardown:  # e.g. the sender namespace's counters (slowstart_trace.py)
+            before_teardown(tb, d)
         offloads, qdisc = tb.offloads, tb.qdisc
     snd = json.loads((d / "snd.json").read_text())
     summ = json.loads((d / "emu.json").read_text())
@@ -210,8 +213,17 @@ def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float]
     for i, x in enumerate(extras):
         links.append({"between": [f"s{i}", "r1"], "delay": f"{x}ms", **fast})
         links.append({"between": ["r2", f"d{i}"], "delay": "0ms", **fast})
+        # The kernel's time 0 is when the first connect() returned; the sender starts writing
+        # on every connection once the last one has returned (endpoints.py), so all flows'
+        # data leaves at max(starts). With the profiles' handshake (linux, ns2) ccsim's data
+        # leaves one RTT after its app starts: the apps start so that every flow's data
+        # leaves together, at the longest RTT (the metrics' windows are seconds long).
+        if profile in HANDSHAKE_PROFILES:
+            start = 2 * (max(extras) - x) / 1000
+        else:
+            start = max(starts)
         fl = {"name": f"f{i}", "from": f"s{i}", "to": f"d{i}", "cc": CCSIM_CC[cc], "mss": MSS, "header": HEADER,
-              "app": {"kind": "bulk", "size": "inf", "start": f"{round(starts[i] * 1e4) / 10}ms"}}
+              "app": {"kind": "bulk", "size": "inf", "start": f"{round(start * 1e4) / 10}ms"}}
         if profile:
             fl["stack"] = profile
         else:  # the closest options today (docs/sources/linux.md §1)

@@ -157,6 +157,22 @@ impl Packet {
         self.sack[MAX_SACK_BLOCKS - 1] = ((v >> 32) as u32, v as u32);
     }
 
+    /// A TCP data segment's echo of its receiver's clock, held in the first SACK slot (data
+    /// carries no SACK blocks): the cumulative ACK number of the newest ACK its sender had
+    /// received, standing for the timestamp that ACK carried (TS.Recent, RFC 7323 §4.3),
+    /// so the receiver can time its own ACKs (`rcv_autotune`). None when not set.
+    #[inline]
+    pub fn echoed_ack(&self) -> Option<u64> {
+        let (lo, hi) = self.sack[0];
+        (hi != 0).then(|| ((hi as u64 - 1) << 32) | lo as u64)
+    }
+
+    /// Set the echo returned by `echoed_ack` (ACK numbers below 2^64 − 2^32).
+    #[inline]
+    pub fn set_echoed_ack(&mut self, ack: u64) {
+        self.sack[0] = (ack as u32, (ack >> 32) as u32 + 1);
+    }
+
     /// Whether this is a TCP data segment.
     #[inline]
     pub fn is_data(&self) -> bool {

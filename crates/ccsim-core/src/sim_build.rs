@@ -212,6 +212,7 @@ impl Simulation {
                         TcpReceiver::new(fid, src, tx, t.mss, t.header, t.delayed_ack, total)
                             .with_sack_option_bytes(t.sack_option_bytes)
                             .with_quick_acks(t.quick_acks)
+                            .with_rcv_autotune(t.rcv_autotune)
                             .with_ecn(t.ecn)
                             .with_sack_block_bytes(t.sack_block_bytes),
                     ));

@@ -126,3 +126,45 @@ fn ns2_profile_starts_with_a_syn_one_round_trip_before_data() {
     // One RTT (100 ms) plus the SYN's and SYN-ACK's serialisation (40 B each at 10 Mb/s).
     assert!((0.100..0.101).contains(&shift), "{syn} − {none} = {shift}");
 }
+
+/// The first finite ssthresh of flow 0, in segments of `mss` bytes.
+fn first_ssthresh(r: &RunResult, mss: f64) -> Option<f64> {
+    let t = &r.series.flows;
+    let col = |name: &str| {
+        let i = t.names.iter().position(|n| *n == name).expect("column");
+        &t.columns[i]
+    };
+    let (f, ss) = (col("flow"), col("ssthresh_bytes"));
+    (0..t.len())
+        .find(|&i| f[i] == 0.0 && ss[i].is_finite())
+        .map(|i| ss[i] / mss)
+}
+
+/// linux, CUBIC: HyStart ends slow start by its ACK train at a window of 59 on the kernel
+/// bench's 1-BDP path (10 Mb/s, 40 ms, 33 packets; the 6.18 kernel's traced exit, docs/
+/// validation.md §6). The train needs the receiver to acknowledge every
+/// segment at the start of a flight, which it does while its window grows (`rcv_autotune`):
+/// without that the ACKs come every second segment, 2.4 ms apart, no train forms and the
+/// exit comes later, by the delay rule.
+#[test]
+fn linux_profile_cubic_leaves_slow_start_by_the_ack_train_as_the_kernel() {
+    let scenario = |extra: &str| {
+        format!(
+            "[simulation]\nduration = \"1s\"\nseed = 1\n\
+             [trace]\ninterval = \"20ms\"\n\
+             [[link]]\nfrom = \"r1\"\nto = \"r2\"\nrate = \"10Mbps\"\ndelay = \"20ms\"\n\
+             queue = {{ kind = \"droptail\", limit = 33 }}\n\
+             [[link]]\nfrom = \"r2\"\nto = \"r1\"\nrate = \"10Mbps\"\ndelay = \"20ms\"\n\
+             queue = {{ kind = \"droptail\", limit = 33 }}\n\
+             [[link]]\nbetween = [\"s\", \"r1\"]\nrate = \"10Gbps\"\ndelay = \"0ms\"\n\
+             [[link]]\nbetween = [\"r2\", \"d\"]\nrate = \"10Gbps\"\ndelay = \"0ms\"\n\
+             [[flow]]\nfrom = \"s\"\nto = \"d\"\ncc = \"cubic\"\nstack = \"linux\"\n\
+             app = \"bulk\"\n{extra}\n"
+        )
+    };
+    let with = run(&scenario(""));
+    assert_eq!(first_ssthresh(&with, 1448.0), Some(59.0));
+    let without = run(&scenario("rcv_autotune = false"));
+    let later = first_ssthresh(&without, 1448.0).expect("an exit");
+    assert!(later > 70.0, "{later}");
+}

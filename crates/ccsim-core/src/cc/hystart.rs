@@ -10,7 +10,10 @@
 //!   second of a congestion-avoidance epoch after a reduction; detection runs only in slow
 //!   start, with cwnd ≥ 16 and no exit found yet.
 //! - `hystart_update` (:383–447): a round starts at the first ACK past the sequence sent
-//!   when the previous one started (`bictcp_hystart_reset`); ACK train: an ACK within 2 ms
+//!   when the previous one started (`bictcp_hystart_reset`), whatever the window (the
+//!   16-segment test comes after the reset since upstream commit 25c1a9ca53db, "tcp_cubic:
+//!   fix incorrect HyStart round start detection", 2025, backported to the stable trees and
+//!   in the bench's 6.18; before it rounds began only once cwnd ≥ 16); ACK train: an ACK within 2 ms
 //!   of the previous close one extends the train, and the exit is found when the train is
 //!   longer than (delay_min + ack_delay)/2 (halved because the bench's sockets do not
 //!   pace); delay: the round's minimum RTT over its first 8 samples, then on every ACK the
@@ -18,10 +21,12 @@
 //! - A timeout resets everything, `delay_min` included (`cubictcp_state`, :355–361).
 //!
 //! Rounds are HyStart's own, as the kernel's: a round starts at the first ACK whose
-//! snd.una passes `end_seq`, and `end_seq` is snd.nxt at that moment (`bictcp_hystart_reset`).
-//! The first round therefore starts at the first ACK with cwnd ≥ 16, in the middle of a
-//! flight, and later rounds keep that phase: with a queue building, the first samples of
-//! such a round are not the flight's first, emptier-queue ones. Here snd.una is the sender's
+//! snd.una passes `end_seq`, and `end_seq` is snd.nxt at that moment (`bictcp_hystart_reset`;
+//! `cubictcp_init` sets it at the handshake, so the first data ACK starts the first round).
+//! Rounds therefore follow the flights of slow start from the first one: a round starts with
+//! the first ACK of a flight, and an ACK train is timed from the flight's first ACK (a trace
+//! of the 6.18 kernel, `benches/linux/slowstart_trace.py`, shows its exit at exactly that
+//! train). Here snd.una is the sender's
 //! delivered count and snd.nxt that plus what is in flight (the two agree while nothing is
 //! lost or SACKed, as in a first slow start). `hystart_ack_delay` (:364–381; at most 1 ms, from the
 //! socket's GSO size and pacing rate) is taken as 0: the bench's veths have GSO off.
@@ -127,15 +132,21 @@ impl HyStart {
         let delay = rtt.max(Dur(1_000));
         let delay_min = self.delay_min.map_or(delay, |m| m.min(delay));
         self.delay_min = Some(delay_min);
-        if !self.enabled || self.found || !in_slow_start || cwnd < LOW_WINDOW {
+        if !self.enabled || self.found || !in_slow_start {
             return false;
         }
+        // Rounds are kept whatever the window; only detection waits for 16 segments
+        // (tcp_cubic.c `hystart_update`, since upstream 25c1a9ca53db "tcp_cubic: fix
+        // incorrect HyStart round start detection", 2025; in 6.12.y and 6.18).
         if delivered > self.end_seq {
             self.end_seq = delivered + in_flight;
             self.round_start = now;
             self.last_ack = now;
             self.curr_rtt = None;
             self.sample_cnt = 0;
+        }
+        if cwnd < LOW_WINDOW {
+            return false;
         }
         // ACK train: back-to-back ACKs for longer than half the minimum RTT.
         if now.since(self.last_ack) <= ACK_DELTA {
@@ -192,18 +203,61 @@ mod tests {
         }
     }
 
-    /// The first ACK with cwnd ≥ 16 starts a round ending at what is in flight then; the
-    /// next starts at the first ACK past it.
+    /// The first data ACK starts a round (the handshake's `end_seq` is passed), whatever the
+    /// window; it ends at what was sent then, and the next starts at the first ACK past it.
     #[test]
     fn rounds_end_when_delivery_passes_what_was_sent_at_the_round_start() {
         let mut h = HyStart::new(true);
-        h.on_ack(&a(0.0, 40.0, 10, 1, 9));
-        h.on_ack(&a(1.0, 40.0, 16, 2, 30)); // round from 1 ms, ends past 32 segments
-        assert_eq!((h.round_start, h.end_seq), (ms(1.0), 32_000));
-        h.on_ack(&a(30.0, 40.0, 40, 32, 40));
-        assert_eq!(h.round_start, ms(1.0));
-        h.on_ack(&a(31.0, 40.0, 41, 33, 40));
-        assert_eq!((h.round_start, h.end_seq), (ms(31.0), 73_000));
+        h.on_ack(&a(0.0, 40.0, 10, 1, 9)); // round from 0 ms, ends past 10 segments
+        assert_eq!((h.round_start, h.end_seq), (ms(0.0), 10_000));
+        h.on_ack(&a(1.0, 40.0, 11, 10, 10));
+        assert_eq!(h.round_start, ms(0.0));
+        h.on_ack(&a(40.0, 40.0, 20, 11, 19)); // below 16 segments: the round still moves
+        assert_eq!((h.round_start, h.end_seq), (ms(40.0), 30_000));
+        h.on_ack(&a(41.0, 40.0, 21, 30, 20));
+        assert_eq!(h.round_start, ms(40.0));
+        h.on_ack(&a(80.0, 40.0, 40, 31, 39));
+        assert_eq!((h.round_start, h.end_seq), (ms(80.0), 70_000));
+    }
+
+    /// Slow start as the 6.18 kernel ran it in the bench (q33 cubic, run 0; the trace in
+    /// docs/validation.md §6): flights one RTT apart, ACKs 1.2 ms apart per segment they
+    /// cover, the window growing by what they cover. The second flight (20 segments) has 12
+    /// ACKs of one segment, then 4 of two (2.4 ms apart, so its train stops at 13 ms); the
+    /// third (40) one ACK per segment. Rounds follow the flights, so the train is timed
+    /// from the third flight's first ACK and outlasts delay_min/2 = 20.68 ms at its 19th
+    /// ACK, at a window of 58 (the kernel: 59, its flight's first ACK covering two
+    /// segments). With rounds begun at the first ACK with cwnd ≥ 16 (the rule before
+    /// 2025) the rounds start mid-flight and the train is never long enough.
+    #[test]
+    fn rounds_follow_the_flights_and_the_train_is_timed_from_a_flights_first_ack() {
+        let flights: [&[(u64, u64)]; 3] = [&[(10, 1)], &[(12, 1), (4, 2)], &[(40, 1)]];
+        let mut h = HyStart::new(true);
+        let (mut delivered, mut exit) = (0u64, None);
+        for (k, flight) in flights.iter().enumerate() {
+            let start = delivered;
+            let size: u64 = flight.iter().map(|(n, s)| n * s).sum();
+            let mut t = 100.0 * k as f64;
+            for &(n, segs) in flight.iter() {
+                for _ in 0..n {
+                    let cwnd = 10 + delivered;
+                    let snd_nxt = start + size + 2 * (delivered - start); // slow start sends 2 per segment
+                    delivered += segs;
+                    let ack = a(
+                        t,
+                        41.36 + 0.1 * (delivered - start) as f64,
+                        cwnd,
+                        delivered,
+                        snd_nxt - delivered,
+                    );
+                    if h.on_ack(&ack) && exit.is_none() {
+                        exit = Some(cwnd);
+                    }
+                    t += 1.2 * segs as f64;
+                }
+            }
+        }
+        assert_eq!(exit, Some(58));
     }
 
     /// ACK train: ACKs 1 ms apart from the round's start; with delay_min 40 ms the exit
@@ -211,7 +265,7 @@ mod tests {
     #[test]
     fn ack_train_longer_than_half_the_minimum_rtt_ends_slow_start() {
         let mut h = HyStart::new(true);
-        h.on_ack(&a(0.0, 40.0, 10, 1, 9)); // delay_min 40 ms
+        h.on_ack(&a(0.0, 40.0, 10, 1, 0)); // delay_min 40 ms; its round ends at once
         let mut exit = None;
         for i in 0..40 {
             let t = 100.0 + i as f64;
@@ -228,7 +282,7 @@ mod tests {
     #[test]
     fn spaced_acks_are_no_train() {
         let mut h = HyStart::new(true);
-        h.on_ack(&a(0.0, 40.0, 10, 1, 9));
+        h.on_ack(&a(0.0, 40.0, 10, 1, 0));
         for i in 0..30 {
             assert!(!h.on_ack(&a(100.0 + 2.4 * i as f64, 40.0, 32, 2 + 2 * i, 40)));
         }
@@ -240,7 +294,7 @@ mod tests {
     fn delay_increase_over_an_eighth_of_the_minimum_ends_slow_start() {
         for (rtt, found) in [(44.0, false), (46.0, true)] {
             let mut h = HyStart::new(true);
-            h.on_ack(&a(0.0, 40.0, 10, 1, 9));
+            h.on_ack(&a(0.0, 40.0, 10, 1, 0));
             let mut hit = false;
             for i in 0..12 {
                 hit |= h.on_ack(&a(100.0 + 3.0 * i as f64, rtt, 32, 2 + 2 * i, 40));
@@ -256,7 +310,7 @@ mod tests {
     #[test]
     fn delay_threshold_is_clamped_to_16_ms() {
         let mut h = HyStart::new(true);
-        h.on_ack(&a(0.0, 200.0, 10, 1, 9));
+        h.on_ack(&a(0.0, 200.0, 10, 1, 0));
         let mut hit = false;
         for i in 0..10 {
             hit |= h.on_ack(&a(1000.0 + 3.0 * i as f64, 217.0, 32, 2 + 2 * i, 40));

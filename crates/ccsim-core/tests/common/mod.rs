@@ -29,6 +29,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         limited_transmit: false,
         handshake: false,
         quick_acks: 0,
+        rcv_autotune: false,
         lost_retransmit: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,

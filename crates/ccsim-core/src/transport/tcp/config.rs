@@ -40,6 +40,10 @@ pub struct TcpSpec {
     /// The receiver's quick-ACK credit (TCP flows only).
     #[serde(default)]
     pub quick_acks: u32,
+    /// Linux's receive window and its autotuning at the receiver (`rcv_autotune.rs`; TCP
+    /// flows only); the sender then echoes the receiver's ACKs in its data.
+    #[serde(default)]
+    pub rcv_autotune: bool,
     pub ssthresh_from: LossFlight,
     pub sack_option_bytes: bool,
     #[serde(default)]
@@ -274,6 +278,9 @@ pub const TCP_PARAMS: &[Param] = &[
         .unit("ACKs")
         .doc("the receiver acknowledges every in-order segment at once for a connection's first this many ACKs, and again after a duplicate segment (Linux's quick-ACK mode); 0: off; docs/tcp.md §6")
         .source("our choice: 0, RFC 5681 §4.2's every-second-segment rule from the start (Linux: up to TCP_MAX_QUICKACKS 16, the linux profile)"),
+    Param::boolean("rcv_autotune", false)
+        .doc("the receiver models Linux's receive window: it grows by two segments per in-order segment up to what the autotuned receive buffer holds, and every segment that grows it is acknowledged at once (tcp_grow_window; the buffer grows once per receiver RTT from what was read, tcp_rcv_space_adjust); only the ACK timing follows from it; docs/tcp.md §6")
+        .source("our choice: off, the ACK policy of RFC 5681 §4.2 (Linux: tcp_grow_window and tcp_rcvbuf_grow, net/ipv4/tcp_input.c, the linux profile)"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

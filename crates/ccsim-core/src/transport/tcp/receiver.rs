@@ -16,9 +16,14 @@
 //! is left every segment is acknowledged at once (`tcp_in_quickack_mode`, :336–342;
 //! `__tcp_ack_snd_check`), and each ACK sent takes one (`tcp_dec_quickack_mode`,
 //! include/net/tcp.h:409–424).
+//!
+//! Receive window (`rcv_autotune = true`, the linux profile): Linux acknowledges at once
+//! every segment that grows the window it offers (`tcp_grow_window` sets one credit), and
+//! the window follows the autotuned receive buffer; `rcv_autotune.rs` models both.
 
 use super::ecn::{EcnMode, EcnReceiver};
 use super::handshake;
+use super::rcv_autotune::RcvAutotune;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{
     Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_NO_ECHO,
@@ -54,6 +59,9 @@ pub struct TcpReceiver {
     /// Quick-ACK credit granted at a connection's start (0: off), and what is left of it.
     quick_acks: u32,
     quick: u32,
+    /// Linux's receive window and its autotuning (`rcv_autotune`): a segment that grows
+    /// the window is acknowledged at once. None: off.
+    autotune: Option<Box<RcvAutotune>>,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
     /// Payload bytes delivered in order to the application (all connections).
@@ -103,6 +111,7 @@ impl TcpReceiver {
             unacked: 0,
             quick_acks: 0,
             quick: 0,
+            autotune: None,
             delack_deadline: None,
             echo: None,
             bytes_delivered: 0,
@@ -150,6 +159,18 @@ impl TcpReceiver {
         self
     }
 
+    /// Model Linux's receive window (`rcv_autotune.rs`): every segment that grows it is
+    /// acknowledged at once, as `tcp_grow_window` does.
+    pub fn with_rcv_autotune(mut self, on: bool) -> TcpReceiver {
+        self.autotune = on.then(|| Box::new(RcvAutotune::new(self.mss)));
+        self
+    }
+
+    /// The receive-window state, when modelled.
+    pub fn rcv_autotune(&self) -> Option<&RcvAutotune> {
+        self.autotune.as_deref()
+    }
+
     /// Next expected segment.
     pub fn rcv_nxt(&self) -> u64 {
         self.rcv_nxt
@@ -163,7 +184,7 @@ impl TcpReceiver {
     /// The delayed-ACK timer may have expired.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if self.delack_deadline.is_some_and(|d| d <= now) {
-            self.send_ack(out);
+            self.send_ack(now, out);
         }
     }
 
@@ -204,7 +225,7 @@ impl TcpReceiver {
             self.off_path_segments += 1;
         }
         if self.ecn.enabled() {
-            self.ecn_on_data(pkt, out);
+            self.ecn_on_data(now, pkt, out);
         }
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
@@ -217,10 +238,13 @@ impl TcpReceiver {
                 let (a, b) = self.ooo.remove(0);
                 self.deliver(now, a, b);
             }
+            if self.autotune.is_some() {
+                self.autotune_on_segment(now, pkt);
+            }
             // RFC 5681 §4.2: ACK at once when a segment fills (part of) a gap; else at least
             // every second full-sized segment, or when the delayed-ACK timer expires.
             if filled_hole || self.delack.is_none() || self.unacked >= 1 || self.quick > 0 {
-                self.send_ack(out);
+                self.send_ack(now, out);
             } else {
                 self.unacked += 1;
                 if self.delack_deadline.is_none() {
@@ -229,11 +253,26 @@ impl TcpReceiver {
             }
         } else if seq > self.rcv_nxt {
             self.insert_ooo(seq);
-            self.send_ack(out);
+            self.send_ack(now, out);
         } else {
             // Duplicate: tell the sender where we are (Linux also re-enters quick mode).
             self.quick = self.quick.max(self.quick_acks);
-            self.send_ack(out);
+            self.send_ack(now, out);
+        }
+    }
+
+    /// The receive window at an in-order segment, then the application's read of it
+    /// (out of line: receivers without the model keep `on_data` as it was).
+    #[cold]
+    #[inline(never)]
+    fn autotune_on_segment(&mut self, now: SimTime, pkt: &Packet) {
+        let len = self.payload_of_range(pkt.seq, pkt.seq + 1);
+        let copied = self.rcv_nxt * self.mss;
+        if let Some(at) = &mut self.autotune {
+            if at.on_segment(now, pkt.ts, pkt.echoed_ack(), len, copied) {
+                self.quick |= 1; // tcp_grow_window: icsk_ack.quick |= 1
+            }
+            at.on_read(now, copied);
         }
     }
 
@@ -241,13 +280,13 @@ impl TcpReceiver {
     /// before ECN existed).
     #[cold]
     #[inline(never)]
-    fn ecn_on_data(&mut self, pkt: &Packet, out: &mut Vec<Packet>) {
+    fn ecn_on_data(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
         let ce = pkt.flags & FLAG_CE != 0;
         self.ce_received += ce as u64;
         // RFC 8257 §3.2: a change of CE state with a delayed ACK pending acknowledges the
         // segments held so far at once, with the old state.
         if self.ecn.flush_before(ce, self.delack_deadline.is_some()) {
-            self.send_ack(out);
+            self.send_ack(now, out);
         }
         self.ecn.on_data(ce, pkt.flags & FLAG_CWR != 0);
     }
@@ -284,6 +323,9 @@ impl TcpReceiver {
         self.echo = None;
         self.path = pkt.path;
         self.ecn.restart();
+        if let Some(at) = &mut self.autotune {
+            **at = RcvAutotune::new(self.mss);
+        }
     }
 
     fn insert_ooo(&mut self, seq: u64) {
@@ -321,7 +363,7 @@ impl TcpReceiver {
         self.ooo.get(i).copied().filter(|r| r.0 <= seq)
     }
 
-    fn send_ack(&mut self, out: &mut Vec<Packet>) {
+    fn send_ack(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         let mut p = Packet::new(PacketKind::Ack, self.flow, self.dst, self.peer, self.header);
         p.seq = self.rcv_nxt;
         p.conn = self.conn;
@@ -373,6 +415,9 @@ impl TcpReceiver {
         self.unacked = 0;
         self.quick = self.quick.saturating_sub(1);
         self.delack_deadline = None;
+        if let Some(at) = &mut self.autotune {
+            at.on_ack_sent(now, self.rcv_nxt);
+        }
         out.push(p);
     }
 }

@@ -407,6 +407,9 @@ impl TcpSender {
         p.ts = now;
         p.conn = self.conn;
         p.path = self.path;
+        if self.cfg.rcv_autotune {
+            p.set_echoed_ack(self.una); // the timestamp of the newest ACK (rcv_autotune.rs)
+        }
         self.conn_outcome.sent += 1;
         if let Some(r) = &mut self.rate {
             r.on_send(seq, now, self.delivered, self.sb.outstanding());

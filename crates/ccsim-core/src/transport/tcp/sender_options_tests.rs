@@ -43,6 +43,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         limited_transmit: false,
         handshake: false,
         quick_acks: 0,
+        rcv_autotune: false,
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         lost_retransmit: Default::default(),
