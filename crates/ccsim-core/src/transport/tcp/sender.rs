@@ -407,9 +407,6 @@ impl TcpSender {
         p.ts = now;
         p.conn = self.conn;
         p.path = self.path;
-        if self.cfg.rcv_autotune {
-            p.set_echoed_ack(self.una); // the timestamp of the newest ACK (rcv_autotune.rs)
-        }
         self.conn_outcome.sent += 1;
         if let Some(r) = &mut self.rate {
             r.on_send(seq, now, self.delivered, self.sb.outstanding());
@@ -448,6 +445,13 @@ impl TcpSender {
             self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(payload));
         }
         out.push(p);
+        if self.cfg.rcv_autotune {
+            // The timestamp of the newest ACK (rcv_autotune.rs). Stamped in the outbox: a
+            // test on the packet being built cost every sender a copy of it (cachegrind).
+            if let Some(p) = out.last_mut() {
+                p.set_echoed_ack(self.una);
+            }
+        }
     }
 
     /// Whether pacing (at `pacing`, the controller's rate) holds the next segment back, and
