@@ -444,9 +444,26 @@ mod tests {
 
     /// A thread much slower than the other (as when it shares its core with a busy
     /// process): the run goes solo on the fast thread for most phases, and every window
-    /// still sees the other part at the same window.
+    /// still sees the other part at the same window. The choice depends on wall-clock
+    /// speeds, which a loaded machine can equalise for a whole run (both threads
+    /// descheduled alike), so the choice is asked of up to three runs; the windows' order
+    /// is checked in every run.
     #[test]
     fn a_slow_thread_is_left_asleep_in_solo_phases() {
+        let mut last = None;
+        for _ in 0..3 {
+            let counts = slow_thread_run();
+            if counts.phases >= 3 && 2 * counts.solo_phases >= counts.phases {
+                return;
+            }
+            last = Some(counts);
+        }
+        panic!("no run went solo for most phases: {last:?}");
+    }
+
+    /// One run of `a_slow_thread_is_left_asleep_in_solo_phases`: its windows checked, its
+    /// counts returned.
+    fn slow_thread_run() -> ShareCounts {
         let main = std::thread::current().id();
         let logs = [AtomicUsize::new(0), AtomicUsize::new(0)];
         let (mut a, mut b) = (Toy::default(), Toy::default());
@@ -474,8 +491,7 @@ mod tests {
                 assert!(r == k || r == k + 1, "window {k} read {r}");
             }
         }
-        assert!(counts.phases >= 3, "{counts:?}");
-        assert!(2 * counts.solo_phases >= counts.phases, "{counts:?}");
+        counts
     }
 
     #[test]
