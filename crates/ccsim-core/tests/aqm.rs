@@ -313,7 +313,10 @@ action = "down"
         let sink = ccsim_core::ids::EndpointId(1);
         sim.run_until(ccsim_core::units::SimTime::ZERO + Dur::from_micros(500_300));
         let at_failure = received(&sim, sink);
-        assert!(at_failure > 200, "{queue} ({model}): {at_failure} received before");
+        assert!(
+            at_failure > 200,
+            "{queue} ({model}): {at_failure} received before"
+        );
         let end = sim.end_time();
         sim.run_until(end);
         assert_eq!(

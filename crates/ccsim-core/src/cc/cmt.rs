@@ -615,7 +615,10 @@ mod tests {
         assert!((w.paths[0].cwnd - (10.0 + 1.0 / 40.0) * MTU).abs() < 1e-9);
         assert_eq!(w.paths[0].pba, 0.0, "no partial_bytes_acked counting");
         w.on_ack(0, MTU, false);
-        assert!((w.paths[0].cwnd - (10.0 + 1.0 / 40.0) * MTU).abs() < 1e-9, "not cwnd-limited");
+        assert!(
+            (w.paths[0].cwnd - (10.0 + 1.0 / 40.0) * MTU).abs() < 1e-9,
+            "not cwnd-limited"
+        );
         // A 10-ms and a 1-s path with β = 0.9: α = 2·w_T·β·w_0/rtt_0²/(Σ w/rtt)²
         // = 2·20·0.9·10/10⁻⁴ / 1010² ≈ 3.53, so α·MTU·MTU/w_T ≈ 0.18 MTU exceeds the
         // cap MTU·MTU/w_0 = MTU/10, which is what the path gets.
