@@ -35,19 +35,28 @@ if [ ${#files[@]} -eq 0 ]; then
     files=(-f 'crates/ccsim-core/src/transport/**' -f 'crates/ccsim-core/src/cc/**'
            -f 'crates/ccsim-core/src/net/**')
 fi
+# One test is left out: it measures wall-clock phases of the two-thread schedule (sim_barrier)
+# and may fail on a loaded machine, which would fail the unmutated baseline (and "catch"
+# mutants at random); no mutant of transport/, cc/ or net/ can change what it checks.
+wallclock=a_slow_thread_is_left_asleep_in_solo_phases
 tool=cargo
+skip=(-- -- --skip "$wallclock")  # after cargo-mutants's --, then cargo test's
 if cargo nextest --version >/dev/null 2>&1; then
     tool=nextest
+    skip=(-- -E "not test(=sim::sim_barrier::tests::$wallclock)")
 fi
 out="${OUT:-target/mutants-run}"
 mkdir -p "$out"
 
-# Timeouts are generous: the machine may be shared, and a mutant that hangs a simulation is
-# counted apart ("timeout": a mutant the tests did stop, by not finishing).
+# A mutant that hangs a simulation is counted apart ("timeout": a mutant the tests did stop,
+# by not finishing). The test timeout is derived from the unmutated baseline (cargo-mutants:
+# 5 x its test time), at least 60 s: the core's suite takes ~15 s with nextest on a quiet
+# machine, so a fixed 600 s wasted ten minutes per hanging mutant. Builds keep a generous
+# fixed timeout (a shared machine may be slow to link). `-t SECS` overrides both.
 cargo mutants --package ccsim-core "${files[@]}" \
     --profile mutants --test-tool "$tool" \
-    --timeout 600 --build-timeout 900 \
-    --output "$out" "${extra[@]}" || true
+    --minimum-test-timeout 60 --build-timeout 900 \
+    --output "$out" "${extra[@]}" "${skip[@]}" || true
 
 if [ -f "$out/mutants.out/outcomes.json" ]; then
     python3 scripts/mutants_score.py "$out/mutants.out"

@@ -316,6 +316,11 @@ impl Schedule {
         let Ok(mut ph) = self.phases.try_lock() else {
             return;
         };
+        if step < ph.start_step {
+            // A stale check: this thread was descheduled between its step and here, and the
+            // other thread ended the phase at a later step meanwhile.
+            return;
+        }
         let elapsed = ph.start.elapsed();
         if elapsed < PHASE {
             return;
@@ -492,6 +497,22 @@ mod tests {
             }
         }
         counts
+    }
+
+    /// A thread descheduled between its step and its phase check, while the other thread
+    /// ended the phase at a later step and that phase too has lasted `PHASE`: the stale
+    /// check ends nothing (it used to subtract past zero, a panic in tests under load).
+    #[test]
+    fn a_stale_phase_check_ends_no_phase() {
+        let sched = Schedule::new(Phases::default());
+        let long_ago = || Instant::now().checked_sub(2 * PHASE).unwrap();
+        sched.phases.lock().unwrap().start = long_ago();
+        sched.end_phase(1, 2 * PHASE_CHECK);
+        assert_eq!(sched.phases.lock().unwrap().phases, 1);
+        sched.phases.lock().unwrap().start = long_ago();
+        sched.end_phase(0, PHASE_CHECK);
+        let ph = sched.phases.lock().unwrap();
+        assert_eq!((ph.phases, ph.start_step), (1, 2 * PHASE_CHECK));
     }
 
     #[test]

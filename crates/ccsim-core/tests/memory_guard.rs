@@ -105,3 +105,25 @@ fn runs_under_the_limit_are_not_touched() {
     assert!(sim.failure().is_none());
     assert_eq!(sim.now(), end);
 }
+
+/// The dequeue-time disciplines keep their queue themselves (not in the link's pipe): it
+/// counts toward the limit all the same, so a CoDel, PIE or FQ-CoDel queue that outgrows
+/// it (10 Gb/s into 1 Mb/s: each drops far fewer than arrive; PIE none during its 150 ms
+/// burst allowance) stops the run naming the link.
+#[test]
+fn a_dequeue_time_discipline_queue_outgrowing_the_limit_stops_the_run() {
+    for kind in ["codel", "pie", "fq_codel"] {
+        // (a 1-µs access link: its wire holds little, so the bottleneck's queue dominates)
+        let text = flood(1, "links = \"none\"\nflows = \"none\"")
+            .replacen("delay = \"20ms\"", "delay = \"1us\"", 1)
+            .replace(
+                "kind = \"droptail\", limit = \"1000000000000p\"",
+                &format!("kind = \"{kind}\", limit = \"1000000000p\""),
+            );
+        let (sim, end) = run_under(&text, 2 << 20);
+        let why = sim.failure().expect("the run was stopped").to_string();
+        assert!(why.contains("queued packets"), "{kind}: {why}");
+        assert!(why.contains("r->d"), "{kind}: {why}");
+        assert!(sim.now() < end, "{kind}: stopped before the end");
+    }
+}

@@ -75,6 +75,8 @@ fn no_data_lost_under_random_loss() {
         assert!(tx.stats.retransmissions > 0, "{cc}");
         assert!(r.flows[0].completion_time_s.is_some());
         assert!(r.conservation.holds());
+        // the flow's summary names the controller the scenario asked for
+        assert_eq!(r.flows[0].cc, cc);
     }
 }
 

@@ -596,6 +596,46 @@ mod tests {
         assert!((w.alpha() - 0.5).abs() < 1e-12);
     }
 
+    /// `increase = "per_sack"`: RFC 6356's byte form on every SACK of a cwnd-limited path,
+    /// min(α·acked·MTU/w_T, acked·MTU/w_i), with no wait for partial_bytes_acked.
+    #[test]
+    fn berp_per_sack_increase_is_rfc_6356_byte_form_capped_by_the_path_window() {
+        let per_sack = BerpSpec {
+            beta: BerpBeta::Fixed(0.5),
+            increase: BerpIncrease::PerSack,
+            ..BerpSpec::default()
+        };
+        // Symmetric (10 MTU, 100 ms each): α = ½, w_T = 20 MTU, so one MTU acked adds
+        // ½·MTU·MTU/(20 MTU) = MTU/40; the cap MTU·MTU/(10 MTU) = MTU/10 does not bind.
+        let mut w = berp(2, per_sack);
+        for p in &mut w.paths {
+            p.srtt = 0.1;
+        }
+        w.on_ack(0, MTU, true);
+        assert!((w.paths[0].cwnd - (10.0 + 1.0 / 40.0) * MTU).abs() < 1e-9);
+        assert_eq!(w.paths[0].pba, 0.0, "no partial_bytes_acked counting");
+        w.on_ack(0, MTU, false);
+        assert!(
+            (w.paths[0].cwnd - (10.0 + 1.0 / 40.0) * MTU).abs() < 1e-9,
+            "not cwnd-limited"
+        );
+        // A 10-ms and a 1-s path with β = 0.9: α = 2·w_T·β·w_0/rtt_0²/(Σ w/rtt)²
+        // = 2·20·0.9·10/10⁻⁴ / 1010² ≈ 3.53, so α·MTU·MTU/w_T ≈ 0.18 MTU exceeds the
+        // cap MTU·MTU/w_0 = MTU/10, which is what the path gets.
+        let mut w = berp(
+            2,
+            BerpSpec {
+                beta: BerpBeta::Fixed(0.9),
+                ..per_sack
+            },
+        );
+        w.paths[0].srtt = 0.01;
+        w.paths[1].srtt = 1.0;
+        w.on_ack(0, MTU, true);
+        assert!((w.alpha() - 2.0 * 20.0 * 0.9 * 10.0 / 1e-4 / 1010.0f64.powi(2)).abs() < 1e-9);
+        assert!((w.paths[0].cwnd - 10.1 * MTU).abs() < 1e-9);
+    }
+
     #[test]
     fn same_instant_sacks_do_not_make_an_infinite_sample() {
         let mut w = berp(1, BerpSpec::default());

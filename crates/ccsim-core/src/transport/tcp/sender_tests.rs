@@ -672,3 +672,66 @@ fn fack_enters_when_the_forward_most_sack_is_more_than_dupthresh_above_una() {
     assert_eq!(t.ack_from(ms(107), 0, 7, &[(3, 8)]), [Re(2)]); // 10 − 8 + 2 → 5
     assert_eq!(t.ack_from(ms(108), 0, 8, &[(3, 9)]), [New(10)]); // 10 − 9 + 3 → 11 − 9 + 3
 }
+
+/// A controller with a fixed window of 10 segments that logs whether each rate sample it
+/// is given is application-limited.
+#[derive(Clone, Debug, Default)]
+struct AppLimitedLog(std::sync::Arc<std::sync::Mutex<Vec<bool>>>);
+
+impl CongestionControl for AppLimitedLog {
+    fn name(&self) -> &'static str {
+        "app-limited-log"
+    }
+    fn cwnd(&self) -> Bytes {
+        Bytes(10 * MSS)
+    }
+    fn ssthresh(&self) -> Bytes {
+        Bytes(u64::MAX / 2)
+    }
+    fn on_ack(&mut self, _ev: &AckEvent) {}
+    fn on_congestion(&mut self, _ev: &CongestionEvent) {}
+    fn wants_rate_samples(&self) -> bool {
+        true
+    }
+    fn on_rate_sample(&mut self, _ev: &AckEvent, rs: &crate::cc::RateSample) {
+        self.0.lock().unwrap().push(rs.is_app_limited);
+    }
+}
+
+/// tcp_rate_check_app_limited (tcp_rate.c:194–208): when the application has nothing more
+/// to send, the window is not full and no lost segment waits, the sender is marked
+/// application-limited, and the segments it sends until that much is delivered give
+/// application-limited rate samples (`tcp_rate_skb_sent`, tcp_rate.c:40–70, records the
+/// mark with each segment; `tcp_rate_gen` ends it). Here the application is an
+/// MPTCP subflow's grant: 2 segments in a window of 10, then 2 more.
+#[test]
+fn segments_sent_after_the_application_ran_dry_give_application_limited_samples() {
+    let cfg = TcpSpec {
+        // a controller that asks for rate samples, so that the sender keeps them
+        cc: CcSpec::new(&crate::cc::bbr::KIND, &crate::cc::bbr::BbrConfig::default()),
+        ..cfg(Sack, 10)
+    };
+    let app = SenderApp::new(&cfg.app, SimRng::stream(1, "sender-tests"));
+    let mut s = TcpSender::new(FlowId(0), NodeId(1), EndpointId(1), cfg, app).with_grants();
+    s.set_grant(2);
+    let mut out = Vec::new();
+    s.on_timer(SimTime::ZERO, &mut out);
+    // BBR paces its first segments; the log's window is not paced.
+    let log = AppLimitedLog::default();
+    s.cc = AnyCc::Boxed(Box::new(log.clone()));
+    let mut t = Tcp {
+        s,
+        sent: HashMap::new(),
+    };
+    assert_eq!(t.record(SimTime::ZERO, out), [New(0)]);
+    let mut out = Vec::new();
+    t.s.on_timer(ms(1), &mut out);
+    assert_eq!(t.record(ms(1), out), [New(1)]);
+    t.s.set_grant(4);
+    assert_eq!(t.ack(ms(100), 1), [New(2), New(3)]);
+    for cum in 2..=4 {
+        assert_eq!(t.ack(ms(100 + cum), cum), []);
+    }
+    // Segments 0 and 1 left before the mark, 2 and 3 inside it.
+    assert_eq!(*log.0.lock().unwrap(), [false, false, true, true]);
+}
