@@ -467,10 +467,11 @@ def fig5_per_seed(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def stored_seeds(path: Path = SEED_EVIDENCE) -> pd.DataFrame:
-    """The stored per-seed Fig. 5 metrics (:data:`SEED_EVIDENCE`)."""
+    """The stored per-seed Fig. 5 metrics (:data:`SEED_EVIDENCE`), with the load N as ``x``
+    (as :func:`fig5_per_seed` has it)."""
     import pandas as pd
 
-    return pd.read_csv(path, comment="#")
+    return pd.read_csv(path, comment="#").rename(columns={"N": "x"})
 
 
 def combine_seeds(this: pd.DataFrame, stored: pd.DataFrame, reading: str, n: float, metric: str) -> Spread:
@@ -492,19 +493,13 @@ def combine_seeds(this: pd.DataFrame, stored: pd.DataFrame, reading: str, n: flo
             if abs(a - b) > 1e-9 * max(1.0, abs(a)):
                 note = (f"The stored seed {seed} ({c}: {b:.6g}) differs from this run's ({a:.6g}): the stored seeds "
                         "were measured with another model; rerun the command to measure the spread again.")
-    table = mine if note else pd_concat(mine, theirs.drop(index=shared, errors="ignore"))
+    table = mine if note else pd.concat([mine, theirs.drop(index=shared, errors="ignore")])
     margins = []
     for seed in sorted(table.index):
         vals = {c: float(table.loc[seed, c]) for c in FIG5_SELECTORS if c in table.columns}
         if len(vals) == len(FIG5_SELECTORS) and all(v == v for v in vals.values()):
             margins.append(vals["wrtt"] - min(v for c, v in vals.items() if c != "wrtt"))
     return Spread(tuple(margins), SEED_COMMAND, note)
-
-
-def pd_concat(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.concat([a, b])
 
 
 def wrtt_spread(df: pd.DataFrame, reading: str, n: float, metric: str) -> Spread:
