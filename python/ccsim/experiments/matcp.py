@@ -480,6 +480,8 @@ def combine_seeds(this: pd.DataFrame, stored: pd.DataFrame, reading: str, n: flo
     run does not have. A stored seed that this run also has must agree with it (to 1e-9): if
     it does not, the model has changed since the evidence was measured, and only this run's
     seeds are used (so no interval), with a note saying so."""
+    import pandas as pd
+
     def wide(frame: pd.DataFrame) -> pd.DataFrame:
         rows = frame[(frame["reading"] == reading) & (frame["x"].astype(float) == float(n))]
         return rows.pivot_table(index="run_seed", columns="config", values=metric, aggfunc="first")
