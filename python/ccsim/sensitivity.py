@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
     from ccsim.experiments import Claim, Experiment, Spread
     from ccsim.sweep import SweepOutcome
 
-__all__ = ["NOT_RESOLVED", "HOLDS_OVER_SEEDS", "Variant", "ClaimSensitivity", "run_variants", "variant_values", "variant_plans", "variants_from", "verdict", "HOLDS", "FAILS", "UNDECIDED", "ERROR"]
+__all__ = ["NOT_RESOLVED", "HOLDS_OVER_SEEDS", "Variant", "ClaimSensitivity", "variant_values", "variant_plans", "variants_from", "verdict", "HOLDS", "FAILS", "UNDECIDED", "ERROR"]
 
 HOLDS, FAILS, UNDECIDED, ERROR = "holds", "does not hold", "not decided in quick mode", "error"
 NOT_RESOLVED, HOLDS_OVER_SEEDS = "not resolved by the run-to-run spread", "holds over the seeds"
@@ -97,39 +96,14 @@ def variant_plans(exp: Experiment, mode: str, name: str, value: Any) -> list[Any
     return exp.plans("quick" if mode == "quick" else "sensitivity", {name: value} if name else {})
 
 
-def run_variants(
-    exp: Experiment,
-    mode: str,
-    store: Path,
-    compute_claims: Callable[[pd.DataFrame], list[float]],
-    run: Callable[[list[Any]], SweepOutcome],
-    load: Callable[[SweepOutcome], pd.DataFrame],
-    log: Any = None,
-) -> list[Variant]:
-    """Rerun ``exp``'s sensitivity plans for each declared value moved one at a time.
-
-    ``run(plans)`` runs plans into the experiment's store and returns the outcome, ``load``
-    turns an outcome into the flows frame handed to claims, ``compute_claims(df)`` gives every
-    claim's value. In quick mode only one variant runs (a smoke test). (``ccsim reproduce``
-    runs every rerun's points beforehand in one pool and hands the outcomes to
-    :func:`variants_from`.)"""
-    jobs = variant_values(exp, mode)
-    outcomes = []
-    for i, (name, value) in enumerate(jobs):
-        if log:
-            what = f"{name} = {value!r}" if name else "defaults"
-            print(f"  sensitivity {i + 1}/{len(jobs)}: {what}", file=log, flush=True)
-        outcomes.append(run(variant_plans(exp, mode, name, value)))
-    return variants_from(jobs, outcomes, compute_claims, load)
-
-
 def variants_from(
     jobs: Sequence[tuple[str, Any]],
     outcomes: Sequence[SweepOutcome],
     compute_claims: Callable[[pd.DataFrame], list[float]],
     load: Callable[[SweepOutcome], pd.DataFrame],
 ) -> list[Variant]:
-    """Each rerun's claims, from the outcomes of its sweeps (already run)."""
+    """Each rerun's claims, from the outcomes of its sweeps (already run: ``ccsim reproduce``
+    runs every rerun's points in one pool, :func:`ccsim.report.experiment_sweeps`)."""
     return [Variant(name, value, compute_claims(load(o)), o) for (name, value), o in zip(jobs, outcomes)]
 
 

@@ -67,7 +67,7 @@ def run_batch(
     points are skipped. Errors as ``run_plans`` (a plan problem before anything runs, a
     ``StoreError`` for a store that cannot be written). On Ctrl-C every store's manifest is
     written and ``KeyboardInterrupt`` propagates."""
-    from ccsim.store import Store, StoreError
+    from ccsim.store import Store
 
     version = _core.version()
     expanded: list[tuple[list[Point], str]] = []
