@@ -16,6 +16,12 @@ reproduction's store when ``--store`` points at it), and prints per (reading, N,
 
     .venv/bin/python benches/matcp_seed_spread.py --seeds 3 --store out/matcp-seeds --jobs 2
     .venv/bin/python benches/matcp_seed_spread.py --seeds 3 --store out/matcp-seeds --report-only
+    ... --write-evidence python/ccsim/experiments/data/matcp_fig5_seeds.csv   # what the report reads
+    ... --connections     # per path: delay, connections and goodput of each selector (the mechanism)
+
+``--write-evidence`` stores the per-seed metrics that `ccsim reproduce matcp --full` reads as
+the run-to-run spread of its Fig. 5 claims (``ccsim.experiments.matcp.wrtt_spread``: this
+run's seed 1 must equal the stored seed 1, else the evidence is reported stale).
 
 About 36 points of 500 s per seed (two readings × six loads × three selectors): on this
 2-core machine 20–40 minutes of CPU per seed.
@@ -102,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", required=True, help="sweep store directory (created or resumed)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--report-only", action="store_true", help="report what the store holds; run nothing")
+    ap.add_argument("--write-evidence", metavar="CSV", help="write the per-seed metrics here (what the report reads)")
+    ap.add_argument("--connections", action="store_true",
+                    help="also print, per (reading, N, seed), each path's delay, connections and goodput per selector")
     args = ap.parse_args(argv)
     if args.seeds < 1:
         ap.error("--seeds must be at least 1")
@@ -121,8 +130,56 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     df.attrs["store"] = str(args.store)
     df.attrs["plan"] = "all"
-    print(report(per_seed(df)))
+    table = per_seed(df)
+    print(report(table))
+    if args.write_evidence:
+        write_evidence(table, Path(args.write_evidence), args.seeds)
+    if args.connections:
+        print(connections(df))
     return 0
+
+
+def write_evidence(table: pd.DataFrame, path: Path, seeds: int) -> None:
+    """The per-seed metrics as CSV (full precision), with the command in a comment."""
+    import subprocess
+
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    out = table.rename(columns={"x": "N"})[["reading", "N", "config", "run_seed", "spread", "sd"]]
+    out = out.sort_values(["reading", "N", "config", "run_seed"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        f.write("# MATCP Fig. 5: per (delay reading, load N, selector, seed) the per-path goodput spread (max - min)\n"
+                "# and the s.d. of source goodput of one 500-s run (normalised by 40 Mb/s), as the full plan builds it.\n"
+                f"# Written by: python benches/matcp_seed_spread.py --seeds {seeds} --store DIR --write-evidence {path}\n"
+                f"# (written at commit {commit}; the points were run by whichever ccsim filled the store: the report\n"
+                "# checks that its seed 1 equals the full run's own). Read by ccsim.experiments.matcp.wrtt_spread.\n")
+        out.to_csv(f, index=False, float_format="%.17g")
+    print(f"wrote {len(out)} rows to {path}")
+
+
+def connections(df: pd.DataFrame) -> str:
+    """Per (reading, N, seed): each bottleneck's one-way delay and, per Fig. 5 selector, the
+    connections that used it and its normalised goodput."""
+    from ccsim.experiments import load_table
+
+    paths = load_table(df, "paths")
+    paths = paths[paths["point_id"].isin(set(df["point_id"]))]
+    lines = ["| reading | N | seed | delays (ms) | selector | connections per path | goodput per path |",
+             "|---|---|---|---|---|---|---|"]
+    for (reading, x, seed), rows in paths.groupby(["reading", "x", "run_seed"]):
+        delays = str(rows["delays_ms"].iloc[0])
+        for c in matcp.FIG5_SELECTORS:
+            g = rows[rows["config"] == c].groupby("path").agg(conn=("connections", "sum"), b=("bytes_delivered", "sum"))
+            if g.empty:
+                continue
+            gp = g["b"] * 8 / matcp.FULL["duration_s"] / matcp.CAPACITY_BPS
+            lines.append(f"| {reading[:1]} | {x:g} | {seed} | {delays} | {c} | {list(g['conn'])} | "
+                         f"{[round(v, 3) for v in gp]} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

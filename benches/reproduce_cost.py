@@ -4,9 +4,14 @@
 
 For each experiment: the distinct points of its full plans and of every sensitivity rerun
 (the declared unstated values moved one at a time; a point two plans share runs once), a
-random sample of K of them run in this process, and the mean CPU time per point times the
-count. The estimate covers the simulations and the per-point tables (what a worker does),
-not the figures and the report; on 2 cores divide by 2 for `--jobs 2`. A benchmark, not a
+sample of K of them run in this process, and the mean CPU time per point times the count.
+The sample is systematic over the points ranked by `ccsim.sweep_batch.estimated_cost`
+(simulated seconds × flows; every (count/K)-th point from a random start), so short and long
+runs are both in it: a plain random sample of 6 once put ARC at 0.04 CPU-s a point against
+the 0.13 its full run measured. The estimate covers the simulations and the per-point tables
+(what a worker does); `plans` is the CPU of building and expanding the plans (this process,
+before the pool starts); figures, claims and the report are not included (see
+benches/reproduce_profile.py). On 2 free cores divide by 2 for `--jobs 2`. A benchmark, not a
 test: docs/reproduce.md quotes what it printed.
 """
 
@@ -19,6 +24,7 @@ import time
 
 from ccsim.experiments import get, registry
 from ccsim.sweep import expand_plans, run_point
+from ccsim.sweep_batch import estimated_cost
 
 
 def distinct_points(name: str) -> tuple[list, int]:
@@ -34,6 +40,16 @@ def distinct_points(name: str) -> tuple[list, int]:
     return list(points.values()), n_full
 
 
+def systematic(points: list, k: int, seed: int) -> list:
+    """``k`` points at evenly spaced ranks of estimated cost, from a random start."""
+    ranked = sorted(points, key=estimated_cost)
+    if k >= len(ranked):
+        return ranked
+    step = len(ranked) / k
+    start = random.Random(seed).random() * step
+    return [ranked[int(start + i * step)] for i in range(k)]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="experiments (default: all)")
@@ -41,11 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the sample's draw")
     args = ap.parse_args(argv)
     names = args.names or list(registry())
-    total = 0.0
-    print(f"{'experiment':22s} {'points':>7s} {'(full)':>7s} {'sampled':>7s} {'CPU-s/pt':>9s} {'max':>7s} {'est. CPU-s':>11s}")
+    total = plans_total = 0.0
+    print(f"{'experiment':22s} {'points':>7s} {'(full)':>7s} {'plans':>6s} {'sampled':>7s} {'CPU-s/pt':>9s} {'max':>7s} {'est. CPU-s':>11s}")
     for name in names:
+        t0 = time.process_time()
         points, n_full = distinct_points(name)
-        sample = random.Random(args.seed).sample(points, min(args.sample, len(points)))
+        plans_cpu = time.process_time() - t0
+        plans_total += plans_cpu
+        sample = systematic(points, args.sample, args.seed)
         cpu = []
         for p in sample:
             t0 = time.process_time()
@@ -56,8 +75,10 @@ def main(argv: list[str] | None = None) -> int:
         mean = sum(cpu) / len(cpu) if cpu else 0.0
         est = mean * len(points)
         total += est
-        print(f"{name:22s} {len(points):7d} {n_full:7d} {len(cpu):7d} {mean:9.3f} {max(cpu, default=0):7.2f} {est:11.0f}")
-    print(f"{'all':22s} {'':7s} {'':7s} {'':7s} {'':9s} {'':7s} {total:11.0f}  ≈ {total / 2 / 60:.1f} min with --jobs 2 on 2 free cores")
+        print(f"{name:22s} {len(points):7d} {n_full:7d} {plans_cpu:6.1f} {len(cpu):7d} {mean:9.3f} {max(cpu, default=0):7.2f} {est:11.0f}",
+              flush=True)
+    print(f"{'all':22s} {'':7s} {'':7s} {plans_total:6.1f} {'':7s} {'':9s} {'':7s} {total:11.0f}  ≈ {total / 2 / 60:.1f} min "
+          "of simulation with --jobs 2 on 2 free cores (+ plans, figures, claims: benches/reproduce_profile.py)")
     return 0
 
 

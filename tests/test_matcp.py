@@ -124,3 +124,35 @@ def test_quick_claims_keep_their_status(out):
     for c in get("matcp").claims:
         expected = HOLDS if c.quick else UNDECIDED
         assert verdict(c, c.compute(df), "quick") == expected, c.text
+
+
+def test_stored_seed_spread_covers_every_fig5_cell():
+    """The run-to-run evidence the Fig. 5 claims read (docs/matcp-results.md): every (reading,
+    N, metric) cell has at least two seeds of the three selectors, and the intervals are the
+    ones the doc quotes."""
+    stored = matcp.stored_seeds()
+    empty = stored.iloc[0:0]
+    for reading in matcp.DELAY_READINGS_KEYS:
+        for n in matcp.FULL["fig5_n"]:
+            for metric in matcp.METRICS:
+                assert len(matcp.combine_seeds(empty, stored, reading, n, metric).margins) >= 2
+    a, b = matcp.DELAY_READINGS_KEYS
+    _, lo, hi = matcp.combine_seeds(empty, stored, a, 120, "sd").interval()
+    assert hi < 0 and lo == pytest.approx(-9.47e-06, rel=1e-2)  # WRTT best, outside the spread
+    _, lo, hi = matcp.combine_seeds(empty, stored, b, 20, "spread").interval()
+    assert lo > 0 and lo == pytest.approx(0.00337, rel=1e-2)  # WRTT worse, outside the spread
+    _, lo, hi = matcp.combine_seeds(empty, stored, a, 40, "spread").interval()
+    assert lo < 0 < hi  # not resolved
+
+
+def test_seed_spread_uses_this_runs_seed_and_refuses_stale_evidence():
+    stored = matcp.stored_seeds()
+    a = matcp.DELAY_READINGS_KEYS[0]
+    this = stored[stored["run_seed"] == 1]
+    same = matcp.combine_seeds(this, stored, a, 40, "spread")
+    assert len(same.margins) == 3 and not same.note
+    changed = this.copy()
+    changed["spread"] = changed["spread"] * 1.01  # as if the model had moved since the evidence
+    stale = matcp.combine_seeds(changed, stored, a, 40, "spread")
+    assert len(stale.margins) == 1 and "differs from this run" in stale.note
+    assert stale.interval()[1] != stale.interval()[1]  # no interval: the claim's verdict stays "does not hold"

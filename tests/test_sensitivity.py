@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from ccsim.experiments import Claim, Experiment, Unstated
+from ccsim.experiments import Claim, Experiment, Spread, Unstated
 from ccsim.report import render_html, render_markdown, run_experiment
 from ccsim.scenario import Scenario
-from ccsim.sensitivity import FAILS, HOLDS, UNDECIDED, verdict
+from ccsim.sensitivity import FAILS, HOLDS, HOLDS_OVER_SEEDS, NOT_RESOLVED, UNDECIDED, verdict
 from ccsim.sweep import Plan
 
 pytestmark = pytest.mark.needs_core
@@ -42,6 +42,8 @@ def _experiment() -> Experiment:
             Claim("r3", "goodput above 100 Mb/s", 100.0, _goodput, unit="Mb/s", kind="at_least",
                   mechanism="the link carries at most 40 Mb/s in every declared setting (sweep: rate)"),
             Claim("r4", "not for quick runs", 1.0, _goodput, kind="at_least", quick=False),
+            Claim("r5", "goodput above 200 Mb/s, one run of several", 200.0, _goodput, kind="at_least", quick=False,
+                  spread=lambda df: Spread((-1.0, 2.0, 0.5), "toy evidence: `make seeds`")),
         ],
         unstated=[Unstated("rate", 10.0, "our choice: a test", [5.0, 10.0, 20.0, 40.0], "bottleneck rate", "Mb/s")],
     )
@@ -70,6 +72,21 @@ def test_verdicts_without_runs():
     assert verdict(Claim("r", "x", 5.0, lambda df: 0.0, quick=False), 5.0, "quick") == UNDECIDED
 
 
+def test_run_to_run_spread_verdicts():
+    c = Claim("r", "x", 1.0, lambda df: 0.0, kind="at_most")
+    straddles, above, below = Spread((0.2, -0.1, 0.05), "e"), Spread((0.2, 0.25, 0.22), "e"), Spread((-0.2, -0.25, -0.22), "e")
+    assert verdict(c, 2.0, "full", spread=straddles) == NOT_RESOLVED
+    assert verdict(c, 2.0, "full", spread=above) == FAILS  # outside the spread: a disagreement
+    assert verdict(c, 2.0, "full", spread=below) == HOLDS_OVER_SEEDS
+    assert verdict(c, 1.0, "full", spread=above) == HOLDS  # this run decides first
+    assert verdict(c, 2.0, "quick", spread=straddles) == FAILS  # quick mode reads no spread
+    assert verdict(c, 2.0, "full", spread=Spread((0.3,), "one seed")) == FAILS  # no interval from one run
+    mean, lo, hi = straddles.interval()
+    assert mean == pytest.approx(0.05) and lo < 0 < hi
+    assert hi - mean == pytest.approx(4.303 * 0.15 / 3 ** 0.5)  # t(2) · s / √n, s = 0.15
+    assert "holds in 1 of 3" in straddles.text()
+
+
 def test_full_mode_sweeps_each_value_and_reports_what_decides(tmp_path):
     exp = _experiment()
     run = run_experiment(exp, "full", tmp_path)
@@ -84,12 +101,16 @@ def test_full_mode_sweeps_each_value_and_reports_what_decides(tmp_path):
     assert [v for _, v in by["r2"].sensitivity.holds_at] == [20.0, 40.0]
     assert by["r2"].sensitivity.moved_most_by == "rate"
     assert by["r3"].status == FAILS  # at no declared value
+    assert by["r5"].status == NOT_RESOLVED and by["r5"].spread is not None
     html = render_html([run])
     md = render_markdown([run], tmp_path)
     assert "What decides each claim" in html and "Values the paper does not state" in html
     assert "depends on rate (holds at rate = 20 Mb/s, 40 Mb/s)" in md
     assert "our choice: a test" in md and "5 Mb/s, 10 Mb/s, 20 Mb/s, 40 Mb/s" in md
     assert "the link carries at most 40 Mb/s" in md  # the cited mechanism beside a failing claim
+    assert "not resolved by the run-to-run spread (margin over 3 seeds" in md
+    assert "Run-to-run spread: toy evidence: `make seeds`" in md
+    assert '<td class="undecided">not resolved by the run-to-run spread' in html
 
 
 def test_quick_mode_is_a_smoke_test(tmp_path):

@@ -55,6 +55,34 @@ def test_seed_derivation_from_overridden_seed(base):
     assert sw.point_seed(7, 0) == 7 and sw.point_seed(7, 4) == 11
 
 
+def test_expansion_gives_the_documents_of_copy_set_and_write(base):
+    """Plan.expand reads each point's document from the base's JSON (one copy per point): the
+    documents, key order included, are those of copying the base, setting the overrides and
+    the seed and writing it as JSON, for grids, explicit points, named entries, numpy values
+    and a base without a seed."""
+    import numpy as np
+
+    doc = json.loads(base.to_json())
+    del doc["simulation"]["seed"]
+    bases = [base, ccsim.Scenario(doc, "no seed")]
+    for b in bases:
+        plan = sw.Plan(base=b, grid={"link.bottleneck.loss": [0.0, np.float64(0.01)]},
+                       points=[{"flow.a.recovery": "sack"}, {"simulation.seed": np.int64(7)}], seeds=2)
+        got = plan.expand()
+        want = []
+        for combo in plan.combinations():
+            sc = b.copy()
+            for key, value in combo.items():
+                sc.set(sw.resolve_path(b.doc, key), value, check=False)
+            sim = sc.doc.get("simulation")
+            base_seed = sim.get("seed", 1) if isinstance(sim, dict) else 1
+            for r in range(2):
+                run = sc.copy()
+                run.set("simulation.seed", sw.point_seed(base_seed if isinstance(base_seed, int) else 1, r), check=False)
+                want.append(json.dumps(json.loads(run.to_json())))
+        assert [json.dumps(p.doc) for p in got] == want
+
+
 def test_point_identity_is_stable_and_sensitive(base):
     grid = {"link.bottleneck.loss": [0.0, 0.01]}
     a = [p.id for p in sw.Plan(base=base, grid=grid, seeds=2).expand()]

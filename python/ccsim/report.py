@@ -28,10 +28,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ccsim import _core
-from ccsim.experiments import Claim, Experiment, get
+from ccsim.experiments import Claim, Experiment, Spread, get
 from ccsim.progress import format_duration
-from ccsim.sensitivity import FAILS, HOLDS, UNDECIDED, ClaimSensitivity, Variant, claim_sensitivity, describe_holds_at, run_variants, unstated_table, verdict
-from ccsim.sweep import SweepOutcome, run_plans
+from ccsim.sensitivity import (FAILS, HOLDS, HOLDS_OVER_SEEDS, NOT_RESOLVED, UNDECIDED, ClaimSensitivity, Variant, claim_sensitivity, describe_holds_at,
+                               unstated_table, variant_plans, variant_values, variants_from, verdict)
+from ccsim.sweep import SweepOutcome
+from ccsim.sweep_batch import Sweep, run_batch
 
 __all__ = ["ExperimentRun", "ClaimResult", "reproduce", "write_report", "render_html", "render_markdown"]
 
@@ -54,10 +56,12 @@ class ClaimResult:
     error: str = ""
     mode: str = "full"
     sensitivity: ClaimSensitivity | None = None
+    spread: Spread | None = None  # the claim's margin over several seeds (Claim.spread)
+    spread_error: str = ""
 
     @property
     def status(self) -> str:
-        return verdict(self.claim, self.value, self.mode, self.error, self.sensitivity)
+        return verdict(self.claim, self.value, self.mode, self.error, self.sensitivity, self.spread)
 
     @property
     def holds(self) -> bool:
@@ -100,21 +104,44 @@ def _compute_claims(exp: Experiment, df: Any) -> tuple[list[float], list[str]]:
     return values, errors
 
 
+def _claim_spread(claim: Claim, df: Any, mode: str) -> tuple[Spread | None, str]:
+    """Full mode: the claim's margin over several seeds, if it declares one."""
+    if claim.spread is None or mode == "quick":
+        return None, ""
+    try:
+        return claim.spread(df), ""
+    except Exception as e:
+        return None, f"{type(e).__name__}: {e}"
+
+
+def experiment_sweeps(exp: Experiment, mode: str, out: Path) -> tuple[list[Any], list[tuple[str, Any]], list[Sweep]]:
+    """What ``exp`` runs in ``mode``: its plans, its sensitivity reruns (declared name, value)
+    and the sweeps of both (the plans first, then one per rerun), all into ``out/NAME/store``."""
+    plans = exp.plans(mode)
+    store = out / exp.name / "store"
+    reruns = variant_values(exp, mode)
+    sweeps = [Sweep(store, plans)] + [Sweep(store, variant_plans(exp, mode, n, v)) for n, v in reruns]
+    return plans, reruns, sweeps
+
+
 def run_experiment(
     exp: Experiment, mode: str, out: Path, *, jobs: int | None = None, dask: Any = None, progress: Any = None,
-    log: TextIO | None = None,
+    log: TextIO | None = None, prepared: Any = None, outcomes: Sequence[SweepOutcome] | None = None,
 ) -> ExperimentRun:
     """Run one experiment's plans into ``out/NAME/store``, draw its figures into
     ``out/report/NAME/``, compute its claims and, when it declares unstated values, rerun the
-    claims with each moved over its range (full mode; one smoke-test run in quick mode)."""
+    claims with each moved over its range (full mode; one smoke-test run in quick mode).
+
+    The plans and the reruns run in one pool, longest points first (:mod:`ccsim.sweep_batch`);
+    ``prepared`` (from :func:`experiment_sweeps`) and ``outcomes`` (of its sweeps) are given
+    when :func:`reproduce` has already run them together with other experiments'."""
     from ccsim.results import load
 
     t0 = time.perf_counter()
-    plans = exp.plans(mode)
+    plans, reruns, sweeps = prepared if prepared is not None else experiment_sweeps(exp, mode, out)
     store = out / exp.name / "store"
-
-    def run_some(ps: list[Any]) -> SweepOutcome:
-        return run_plans(ps, store, jobs=jobs, dask=dask, progress=progress, resume=True)
+    if outcomes is None:
+        outcomes = run_batch(sweeps, jobs=jobs, dask=dask, progress=progress)
 
     def frame(o: SweepOutcome) -> Any:
         d = load(store, plan=o.plan_id)
@@ -122,7 +149,7 @@ def run_experiment(
         d.attrs["plan"] = o.plan_id
         return d
 
-    outcome = run_some(plans)
+    outcome = outcomes[0]
     df = frame(outcome)
     points = load(store, table="points", plan=outcome.plan_id)
     run = ExperimentRun(exp, mode, outcome, [p.describe() for p in plans], sim_wall_s=float(points["wall_s"].fillna(0).sum()))
@@ -135,13 +162,14 @@ def run_experiment(
         except Exception as e:
             run.figures.append((fig, None, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}"))
     values, errors = _compute_claims(exp, df)
-    run.variants = run_variants(exp, mode, store, lambda d: _compute_claims(exp, d)[0], run_some, frame, log=log)
+    run.variants = variants_from(reruns, outcomes[1:], lambda d: _compute_claims(exp, d)[0], frame)
     for o in (v.outcome for v in run.variants if v.outcome is not None):
         pts = load(store, table="points", plan=o.plan_id)
         run.sim_wall_s += float(pts["wall_s"].fillna(0).sum())
     for i, claim in enumerate(exp.claims):
         sens = claim_sensitivity(exp, i, values[i], run.variants) if run.variants else None
-        run.claims.append(ClaimResult(claim, values[i], errors[i], mode, sens))
+        spread, spread_error = _claim_spread(claim, df, mode)
+        run.claims.append(ClaimResult(claim, values[i], errors[i], mode, sens, spread, spread_error))
     run.wall_s = time.perf_counter() - t0
     return run
 
@@ -156,20 +184,39 @@ def reproduce(
     progress: Any = None,
     log: TextIO | None = None,
 ) -> list[ExperimentRun]:
-    """Run the named experiments and write ``out/report/index.html`` and ``README.md``."""
+    """Run the named experiments and write ``out/report/index.html`` and ``README.md``.
+
+    Every experiment's plans and sensitivity reruns run first, in one pool, longest points
+    first (:func:`ccsim.sweep_batch.run_batch`: no core idles at the end of each experiment or
+    rerun while another has points left); then each experiment's figures and claims."""
     out = Path(out)
+    exps = [get(name) for name in names]
+    prepared = [experiment_sweeps(exp, mode, out) for exp in exps]
+    sweeps = [sw for _, _, sws in prepared for sw in sws]
+    if log:
+        print(f"== running {len(exps)} experiment{'s' if len(exps) != 1 else ''} ({mode}): {len(sweeps)} sweeps "
+              "(plans and sensitivity reruns) in one pool, longest points first", file=log, flush=True)
+    t0 = time.perf_counter()
+    outcomes = run_batch(sweeps, jobs=jobs, dask=dask, progress=progress)
+    if log:
+        done = sum(o.done for o in outcomes)
+        failed = sum(len(o.failed) for o in outcomes)
+        print(f"   {done} points run, {failed} failed, in {format_duration(time.perf_counter() - t0)}", file=log, flush=True)
     runs = []
-    for name in names:
-        exp = get(name)
+    k = 0
+    for exp, prep in zip(exps, prepared):
+        mine = outcomes[k:k + len(prep[2])]
+        k += len(prep[2])
         if log:
-            print(f"== {name} ({mode}): {exp.title}", file=log, flush=True)
-        run = run_experiment(exp, mode, out, jobs=jobs, dask=dask, progress=progress, log=log)
+            print(f"== {exp.name} ({mode}): {exp.title}", file=log, flush=True)
+        run = run_experiment(exp, mode, out, jobs=jobs, dask=dask, progress=progress, log=log, prepared=prep, outcomes=mine)
         runs.append(run)
         if log:
             print(run.outcome.summary_text(), file=log)
             for c in run.claims:
                 st = c.status
-                mark = {HOLDS: "ok ", FAILS: "NO ", UNDECIDED: " - "}.get(st, "dep" if st.startswith("depends") else "ERR")
+                mark = {HOLDS: "ok ", FAILS: "NO ", UNDECIDED: " - ", NOT_RESOLVED: "n/r", HOLDS_OVER_SEEDS: "ok~"}.get(
+                    st, "dep" if st.startswith("depends") else "ERR")
                 print(f"  [{mark}] {c.claim.text}: paper {c.claim.paper_text()} ({c.claim.tolerance_text()}), "
                       f"ccsim {_fmt(c.value, c.claim.unit)} — {st}", file=log)
             log.flush()
@@ -205,8 +252,10 @@ def _plan_lines(plan: dict[str, Any]) -> list[str]:
 
 
 def _status_class(status: str) -> str:
-    if status == HOLDS:
+    if status in (HOLDS, HOLDS_OVER_SEEDS):
         return "holds"
+    if status == NOT_RESOLVED:
+        return "undecided"
     if status.startswith("depends"):
         return "depends"
     if status == UNDECIDED:
@@ -232,7 +281,7 @@ class _Table:
             for k, cell in enumerate(row):
                 cls = "num" if k in self.numeric else ""
                 if k == self.status_col:
-                    cls = _status_class(cell.split(" (holds at")[0].split(":")[0])
+                    cls = _status_class(cell.split(" (")[0].split(":")[0])
                 cells.append(f'<td class="{cls}">{e(cell)}</td>' if cls else f"<td>{e(cell)}</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
         out.append("</tbody></table>")
@@ -252,9 +301,29 @@ def _claims_table(r: ExperimentRun) -> _Table:
         text = f"{st}: {c.error}" if c.error else st
         if st.startswith("depends on") and c.sensitivity is not None:
             text += f" (holds at {describe_holds_at(r.experiment, c.sensitivity)})"
+        if c.spread is not None and st in (NOT_RESOLVED, HOLDS_OVER_SEEDS, FAILS):
+            text += f" ({c.spread.text()})"
         rows.append([c.claim.paper_ref, c.claim.text, c.claim.paper_text(), c.claim.tolerance_text(),
                      _fmt(c.value, c.claim.unit), _fmt(c.difference, c.claim.unit), text])
     return _Table(["reference", "claim", "paper says", "accepted", "ccsim gives", "difference", "status"], rows, {2, 4, 5}, 6)
+
+
+#: Statuses beside which a claim's mechanism is not printed (nothing to explain).
+_NO_MECHANISM = (HOLDS, UNDECIDED, NOT_RESOLVED, HOLDS_OVER_SEEDS)
+
+
+def _spread_notes(r: ExperimentRun) -> list[str]:
+    """Where the run-to-run spreads of the claims come from (each evidence once), and the
+    claims whose spread could not be computed."""
+    out: list[str] = []
+    for c in r.claims:
+        if c.spread is not None:
+            text = f"Run-to-run spread: {c.spread.evidence}" + (f" {c.spread.note}" if c.spread.note else "")
+            if text not in out:
+                out.append(text)
+        elif c.spread_error:
+            out.append(f"Run-to-run spread of \"{c.claim.text}\" not available: {c.spread_error}")
+    return out
 
 
 def _decides_table(r: ExperimentRun) -> _Table | None:
@@ -293,7 +362,8 @@ def _summary_line(r: ExperimentRun) -> str:
     for c in r.claims:
         key = "depends" if c.status.startswith("depends") else c.status
         counts[key] = counts.get(key, 0) + 1
-    order = [(HOLDS, "hold"), ("depends", "depend on an unstated value"), (FAILS, "do not hold"),
+    order = [(HOLDS, "hold"), ("depends", "depend on an unstated value"), (HOLDS_OVER_SEEDS, "hold over the seeds"),
+             (NOT_RESOLVED, "not resolved by the run-to-run spread"), (FAILS, "do not hold"),
              (UNDECIDED, "not decided in quick mode"), ("error", "failed")]
     parts = [f"{counts[k]} {label}" for k, label in order if counts.get(k)]
     return f"{len(r.claims)} claims: " + (", ".join(parts) if parts else "none")
@@ -349,8 +419,10 @@ def render_html(runs: Sequence[ExperimentRun]) -> str:
         parts.append(f"<h3>Paper vs ccsim ({e(r.mode)} mode)</h3>")
         parts.append(_claims_table(r).html())
         for c in r.claims:
-            if c.claim.mechanism and c.status not in (HOLDS, UNDECIDED):
+            if c.claim.mechanism and c.status not in _NO_MECHANISM:
                 parts.append(f'<p class="meta"><strong>{e(c.claim.text)}</strong>: {e(c.claim.mechanism)}</p>')
+        for text in _spread_notes(r):
+            parts.append(f'<p class="meta">{e(text)}</p>')
         decides = _decides_table(r)
         if decides is not None:
             parts.append("<h3>What decides each claim</h3>")
@@ -423,8 +495,10 @@ def render_markdown(runs: Sequence[ExperimentRun], report_dir: Path) -> str:
                 lines += [" ".join(para.split()), ""]
         lines += [f"### Paper vs ccsim ({r.mode} mode)", "", *_claims_table(r).markdown(), ""]
         for c in r.claims:
-            if c.claim.mechanism and c.status not in (HOLDS, UNDECIDED):
+            if c.claim.mechanism and c.status not in _NO_MECHANISM:
                 lines += [f"**{_md_escape(c.claim.text)}**: {c.claim.mechanism}", ""]
+        for text in _spread_notes(r):
+            lines += [text, ""]
         decides = _decides_table(r)
         if decides is not None:
             lines += ["### What decides each claim", "", *decides.markdown(), ""]

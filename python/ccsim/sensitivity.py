@@ -9,7 +9,13 @@ most* is the one whose variants span the widest interval. The verdict (docs/repr
 * **holds** — at the defaults;
 * **depends on NAME** — not at the defaults, but at some declared value of NAME (the report
   names the values at which it holds);
-* **does not hold** — at no declared value; the claim must then cite its mechanism;
+* **not resolved by the run-to-run spread** — not at the defaults nor at a declared value,
+  but the claim's margin over several seeds (``Claim.spread``, :class:`~ccsim.experiments.Spread`)
+  has a 95 % interval that contains 0: one run cannot tell it either way;
+* **holds over the seeds** — the same, with the interval below 0 (it holds in the mean, not
+  in this run);
+* **does not hold** — at no declared value (and, where the claim has a spread, outside it);
+  the claim must then cite its mechanism;
 * **not decided in quick mode** — quick mode's runs cannot decide it (``Claim.quick``), or it
   has no value there;
 * **error** — computing it failed.
@@ -23,18 +29,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ccsim.experiments import Claim, Experiment
+    from ccsim.experiments import Claim, Experiment, Spread
     from ccsim.sweep import SweepOutcome
 
-__all__ = ["Variant", "ClaimSensitivity", "run_variants", "verdict", "HOLDS", "FAILS", "UNDECIDED", "ERROR"]
+__all__ = ["NOT_RESOLVED", "HOLDS_OVER_SEEDS", "Variant", "ClaimSensitivity", "variant_values", "variant_plans", "variants_from", "verdict", "HOLDS", "FAILS", "UNDECIDED", "ERROR"]
 
 HOLDS, FAILS, UNDECIDED, ERROR = "holds", "does not hold", "not decided in quick mode", "error"
+NOT_RESOLVED, HOLDS_OVER_SEEDS = "not resolved by the run-to-run spread", "holds over the seeds"
 
 
 @dataclass
@@ -69,42 +75,36 @@ def _finite(x: float) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
-def run_variants(
-    exp: Experiment,
-    mode: str,
-    store: Path,
-    compute_claims: Callable[[pd.DataFrame], list[float]],
-    run: Callable[[list[Any]], SweepOutcome],
-    load: Callable[[SweepOutcome], pd.DataFrame],
-    log: Any = None,
-) -> list[Variant]:
-    """Rerun ``exp``'s sensitivity plans for each declared value moved one at a time.
-
-    ``run(plans)`` runs plans into the experiment's store and returns the outcome, ``load``
-    turns an outcome into the flows frame handed to claims, ``compute_claims(df)`` gives every
-    claim's value. In quick mode only one variant runs (a smoke test)."""
+def variant_values(exp: Experiment, mode: str) -> list[tuple[str, Any]]:
+    """The reruns of ``exp`` in ``mode``, each as (declared name, value); the name ``""`` is
+    the sensitivity plans at the defaults (full mode, when they differ from the full plans).
+    Full mode: every declared value's alternatives, one at a time; quick mode: one (a smoke
+    test); none when nothing is declared."""
     if not exp.unstated:
         return []
-    sens_mode = "quick" if mode == "quick" else "sensitivity"
-    jobs: list[tuple[str, Any]] = []
     if mode == "quick":
         u = exp.unstated[0]
-        jobs.append((u.name, u.alternatives()[0]))
-    else:
-        if exp.sensitivity is not None:
-            jobs.append(("", None))  # the sensitivity plans at the defaults (they differ from full)
-        for u in exp.unstated:
-            jobs += [(u.name, v) for v in u.alternatives()]
-    out = []
-    for i, (name, value) in enumerate(jobs):
-        values = {name: value} if name else {}
-        if log:
-            what = f"{name} = {value!r}" if name else "defaults"
-            print(f"  sensitivity {i + 1}/{len(jobs)}: {what}", file=log, flush=True)
-        outcome = run(exp.plans(sens_mode, values))
-        df = load(outcome)
-        out.append(Variant(name, value, compute_claims(df), outcome))
+        return [(u.name, u.alternatives()[0])]
+    out: list[tuple[str, Any]] = [("", None)] if exp.sensitivity is not None else []
+    for u in exp.unstated:
+        out += [(u.name, v) for v in u.alternatives()]
     return out
+
+
+def variant_plans(exp: Experiment, mode: str, name: str, value: Any) -> list[Any]:
+    """The plans of one rerun (see :func:`variant_values`)."""
+    return exp.plans("quick" if mode == "quick" else "sensitivity", {name: value} if name else {})
+
+
+def variants_from(
+    jobs: Sequence[tuple[str, Any]],
+    outcomes: Sequence[SweepOutcome],
+    compute_claims: Callable[[pd.DataFrame], list[float]],
+    load: Callable[[SweepOutcome], pd.DataFrame],
+) -> list[Variant]:
+    """Each rerun's claims, from the outcomes of its sweeps (already run: ``ccsim reproduce``
+    runs every rerun's points in one pool, :func:`ccsim.report.experiment_sweeps`)."""
+    return [Variant(name, value, compute_claims(load(o)), o) for (name, value), o in zip(jobs, outcomes)]
 
 
 def claim_sensitivity(exp: Experiment, index: int, default: float, variants: Sequence[Variant]) -> ClaimSensitivity:
@@ -127,7 +127,8 @@ def claim_sensitivity(exp: Experiment, index: int, default: float, variants: Seq
     return ClaimSensitivity(default, env, spread, holds_at)
 
 
-def verdict(claim: Claim, value: float, mode: str, error: str = "", sens: ClaimSensitivity | None = None) -> str:
+def verdict(claim: Claim, value: float, mode: str, error: str = "", sens: ClaimSensitivity | None = None,
+            spread: Spread | None = None) -> str:
     """The claim's status (see the module docstring)."""
     if mode == "quick" and not claim.quick:
         return UNDECIDED
@@ -140,6 +141,13 @@ def verdict(claim: Claim, value: float, mode: str, error: str = "", sens: ClaimS
     if mode != "quick" and sens is not None and sens.holds_at:
         names = list(dict.fromkeys(n for n, _ in sens.holds_at))
         return "depends on " + ", ".join(names)
+    if mode != "quick" and spread is not None:
+        _, lo, hi = spread.interval()
+        if _finite(lo) and _finite(hi):
+            if lo <= 0 <= hi:
+                return NOT_RESOLVED
+            if hi < 0:
+                return HOLDS_OVER_SEEDS
     return FAILS
 
 

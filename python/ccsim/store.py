@@ -217,6 +217,11 @@ class Store:
             raise
         return store
 
+    def attach(self, plan_id: str, plans: Sequence[Mapping[str, Any]], points: Sequence[Point], *, version: str) -> None:
+        """Enter one more plan into a store already open (several sweeps run into one store
+        in one pool, :mod:`ccsim.sweep_batch`): as a resumed ``open`` would."""
+        self._attach(plan_id, plans, points, version=version, resume=True)
+
     def _attach(self, plan_id: str, plans: Sequence[Mapping[str, Any]], points: Sequence[Point], *, version: str, resume: bool) -> None:
         """Enter the plan in the manifest (refused if another plan's points are there and not
         ``resume``) and write it."""
@@ -307,8 +312,10 @@ class Store:
     def status(self, pid: str) -> str:
         return self.manifest["points"].get(pid, {}).get("status", "pending")
 
-    def write_point(self, point: Point, res: Mapping[str, Any]) -> None:
-        """Store a point's outcome: its tables, then its record (the commit)."""
+    def write_point(self, point: Point, res: Mapping[str, Any], plan_id: str | None = None) -> None:
+        """Store a point's outcome: its tables, then its record (the commit). ``plan_id``: the
+        plan that ran it (default: the plan the store was opened for)."""
+        plan_id = self.plan_id if plan_id is None else plan_id
         tables = res.get("tables") or {}
         for name, data in tables.items():
             _atomic_write(self.dir / f"{point.id}.{name}.parquet", data, durable=False)
@@ -319,7 +326,7 @@ class Store:
             "wall_s": res.get("wall_s"),
             "tables": sorted(tables),
             "table_bytes": {name: len(data) for name, data in tables.items()},
-            "plans": [self.plan_id] if self.plan_id else [],
+            "plans": [plan_id] if plan_id else [],
             "end_time_s": res.get("end_time_s"),
             "events": res.get("events"),
             "conservation": res.get("conservation"),

@@ -239,17 +239,27 @@ class Plan:
         self._check_values(resolved_keys)
         out: list[Point] = []
         show = _ExpandProgress(self.count(), self.name or self.source)
+        source = self.base.source
+        # Every point's document is the base's JSON text, read back (a deep copy at C speed:
+        # a reproduction's plans hold documents of hundreds of flows), with the overrides and
+        # the seed set: what copying the base, setting them and writing JSON gave, each point
+        # copying and checking the whole document four times.
+        # nesting checked (raises), as copy() did per point; then written as to_json writes it
+        base_json = json.dumps(json_ready(self.base.doc, source), allow_nan=False)
         for combo in self.combinations():
             show.update(len(out))
-            sc = self.base.copy()
-            for key, value in combo.items():
-                sc.set(resolved_keys[key], value, check=False)  # checked above, one by one
+            sc = self.base
+            combo_json = base_json
+            if combo:
+                sc = Scenario(json.loads(base_json), source)
+                for key, value in combo.items():
+                    sc.set(resolved_keys[key], value, check=False)  # checked above, one by one
+                combo_json = sc.to_json()
             base_seed = sc.doc.get("simulation", {}).get("seed", 1) if isinstance(sc.doc.get("simulation"), dict) else 1
             for r in range(self.seeds):
-                run = sc.copy()
                 seed = point_seed(base_seed if isinstance(base_seed, int) else 1, r)
-                run.set("simulation.seed", seed, check=False)
-                doc = json.loads(run.to_json())
+                doc = json.loads(combo_json)
+                paths.set_at(doc, paths.resolve(doc, "simulation.seed", source), seed, "simulation.seed", source)
                 out.append(Point(
                     id=point_id(doc, version, self.series),
                     index=start + len(out),

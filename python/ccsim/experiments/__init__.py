@@ -34,13 +34,54 @@ if TYPE_CHECKING:
 
     from ccsim.sweep import Plan
 
-__all__ = ["Experiment", "Figure", "Claim", "Unstated", "registry", "get", "load_table", "quick_claim_failures",
+__all__ = ["Experiment", "Figure", "Claim", "Unstated", "Spread", "registry", "get", "load_table", "quick_claim_failures",
            "MODULES"]
 
 #: Experiment modules, in report order.
 MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd", "modern_cc")
 
 KINDS = ("approx", "at_least", "at_most")
+
+#: Two-sided 95 % Student t quantiles by degrees of freedom (1…10; the normal's 1.96 beyond).
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The run-to-run spread of a claim that one run cannot decide: the claim's *margin* in
+    each of several runs (seeds), where a margin ≤ 0 means the claim holds in that run (for
+    "WRTT is best": WRTT's metric minus the best other selector's). ``evidence`` says where
+    the runs come from (the command that reproduces them); ``note`` anything the reader
+    must know (for example a run of the evidence that does not match this run).
+
+    The verdict (:func:`ccsim.sensitivity.verdict`) reads the 95 % t interval of the mean
+    margin: containing 0, the claim is *not resolved by the run-to-run spread*; above 0, it
+    does not hold outside the spread; below 0, it holds over the seeds."""
+
+    margins: tuple[float, ...]
+    evidence: str
+    note: str = ""
+
+    def interval(self) -> tuple[float, float, float]:
+        """(mean, low, high) of the margin: the mean and its 95 % t interval (NaN bounds with
+        fewer than two runs)."""
+        xs = [float(x) for x in self.margins if x == x]
+        n = len(xs)
+        if n == 0:
+            return math.nan, math.nan, math.nan
+        mean = sum(xs) / n
+        if n < 2:
+            return mean, math.nan, math.nan
+        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
+        half = T95.get(n - 1, 1.96) * sd / math.sqrt(n)
+        return mean, mean - half, mean + half
+
+    def text(self) -> str:
+        mean, lo, hi = self.interval()
+        held = sum(1 for x in self.margins if x == x and x <= 0)
+        runs = sum(1 for x in self.margins if x == x)
+        return (f"margin over {runs} seeds {mean:+.3g} [{lo:+.3g}, {hi:+.3g}] (95 % t interval; ≤ 0 holds), "
+                f"holds in {held} of {runs}")
 
 
 @dataclass(frozen=True)
@@ -71,7 +112,8 @@ class Claim:
     require each claim it decides to hold, unless the claim has a ``mechanism``
     (:func:`quick_claim_failures`). ``mechanism``: for a claim that does not hold at any
     declared value, the cited mechanism and the evidence that shows it (a trace, a count or a
-    sweep, with the command); the report prints it beside the verdict."""
+    sweep, with the command); the report prints it beside the verdict. ``spread``: for a claim
+    that one run cannot decide, its margin over several seeds (:class:`Spread`)."""
 
     paper_ref: str
     text: str
@@ -83,6 +125,9 @@ class Claim:
     quick: bool = True
     mechanism: str = ""
     quick_tolerance: float | None = None
+    #: ``spread(df) -> Spread``: the claim's margin over several seeds, for a claim whose
+    #: value in one run is within the run-to-run spread (full mode; see :class:`Spread`).
+    spread: Callable[[pd.DataFrame], Spread] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

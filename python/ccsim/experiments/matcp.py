@@ -45,7 +45,7 @@ import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ccsim.experiments import Claim, Experiment, Figure, Unstated, load_table
+from ccsim.experiments import Claim, Experiment, Figure, Spread, Unstated, load_table
 from ccsim.experiments._plot import plt as _plt
 from ccsim.experiments._plot import save as _save
 from ccsim.scenario import Scenario
@@ -439,6 +439,89 @@ def selectors_fairer_than_single(df: pd.DataFrame, reading: str) -> float:
     return float(100 * sum(pairs) / len(pairs)) if pairs else float("nan")
 
 
+#: The run-to-run spread of Fig. 5's cells: the metrics of the Fig. 5 selectors' 500-s runs
+#: for seeds 1…3 (each seed its own draw of sources and delays), as measured by
+#: benches/matcp_seed_spread.py and written with its --write-evidence (docs/matcp-results.md).
+SEED_EVIDENCE = Path(__file__).with_name("data") / "matcp_fig5_seeds.csv"
+SEED_COMMAND = ("`python benches/matcp_seed_spread.py --seeds 3 --store DIR --jobs 2 --write-evidence "
+                "python/ccsim/experiments/data/matcp_fig5_seeds.csv` (Fig. 5's three selectors at seeds 1-3, "
+                "500 s each; seed 1 is this full plan's own points)")
+
+
+def fig5_per_seed(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (reading, x, config, run_seed) of Fig. 5's full-length runs of the three
+    Fig. 5 selectors: ``spread`` (per-path goodput, max − min) and ``sd`` (of source goodput)."""
+    import pandas as pd
+
+    def make(df: pd.DataFrame) -> pd.DataFrame:
+        keep = set(df["point_id"])  # per_path reads the paths of the frame's plan
+        p = per_path(df)
+        p = p[p["point_id"].isin(keep) & (p["part"] == "fig5") & p["config"].isin(FIG5_SELECTORS)]
+        s = per_source(df)
+        s = s[(s["part"] == "fig5") & s["config"].isin(FIG5_SELECTORS)]
+        keys = ["reading", "x", "config", "run_seed"]
+        spread = p.groupby(keys)["goodput"].agg(lambda g: g.max() - g.min())
+        sd = s.groupby(keys)["goodput"].std()
+        return pd.concat({"spread": spread, "sd": sd}, axis=1).reset_index()
+    return _cached(df, "fig5_per_seed", make)
+
+
+def stored_seeds(path: Path = SEED_EVIDENCE) -> pd.DataFrame:
+    """The stored per-seed Fig. 5 metrics (:data:`SEED_EVIDENCE`), with the load N as ``x``
+    (as :func:`fig5_per_seed` has it)."""
+    import pandas as pd
+
+    return pd.read_csv(path, comment="#").rename(columns={"N": "x"})
+
+
+def combine_seeds(this: pd.DataFrame, stored: pd.DataFrame, reading: str, n: float, metric: str) -> Spread:
+    """WRTT's margin (its ``metric`` minus the best other Fig. 5 selector's; ≤ 0: WRTT is
+    best) per seed at (``reading``, N = ``n``): this run's seeds, then the stored seeds this
+    run does not have. A stored seed that this run also has must agree with it (to 1e-9): if
+    it does not, the model has changed since the evidence was measured, and only this run's
+    seeds are used (so no interval), with a note saying so."""
+    import pandas as pd
+
+    def wide(frame: pd.DataFrame) -> pd.DataFrame:
+        rows = frame[(frame["reading"] == reading) & (frame["x"].astype(float) == float(n))]
+        return rows.pivot_table(index="run_seed", columns="config", values=metric, aggfunc="first")
+
+    mine, theirs = wide(this), wide(stored)
+    note = ""
+    shared = [s for s in mine.index if s in theirs.index]
+    for seed in shared:
+        for c in FIG5_SELECTORS:
+            a, b = float(mine.loc[seed, c]), float(theirs.loc[seed, c])
+            if abs(a - b) > 1e-9 * max(1.0, abs(a)):
+                note = (f"The stored seed {seed} ({c}: {b:.6g}) differs from this run's ({a:.6g}): the stored seeds "
+                        "were measured with another model; rerun the command to measure the spread again.")
+    table = mine if note else pd.concat([mine, theirs.drop(index=shared, errors="ignore")])
+    margins = []
+    for seed in sorted(table.index):
+        vals = {c: float(table.loc[seed, c]) for c in FIG5_SELECTORS if c in table.columns}
+        if len(vals) == len(FIG5_SELECTORS) and all(v == v for v in vals.values()):
+            margins.append(vals["wrtt"] - min(v for c, v in vals.items() if c != "wrtt"))
+    return Spread(tuple(margins), SEED_COMMAND, note)
+
+
+def wrtt_spread(df: pd.DataFrame, reading: str, n: float, metric: str) -> Spread:
+    """The Fig. 5 cell's WRTT margin over this run's seed and the stored ones."""
+    return combine_seeds(fig5_per_seed(df), stored_seeds(), reading, n, metric)
+
+
+#: Why WRTT balances the per-path goodputs worse where it does (printed beside a per-path
+#: spread cell that does not hold outside the run-to-run spread).
+WRTT_SPREAD_MECHANISM = (
+    "WRTT draws each flow's path with weight (Σ RTT − RTT_x), so it sends the fewest flows to the "
+    "longest-delay path, whose flows (longest RTT, window W = 16) also deliver the least each; RTT "
+    "variation ranks by queueing delay only and sends that path the most flows. Below saturation (low N, "
+    "the delays of reading (b)) a path's goodput follows its flows, so WRTT's per-path spread is the wider. "
+    "Count: connections per path and per selector in the paths table of the store, e.g. reading (b), "
+    "N = 20, seeds 1-3: longest path 304 / 963 / 628 connections with WRTT against 456 / 1233 / 754 "
+    "with RTT variation (`python benches/matcp_seed_spread.py --seeds 3 --store DIR --report-only "
+    "--connections`).")
+
+
 def _wrtt_claims() -> list[Claim]:
     out = []
     for r, reading in zip("ab", DELAY_READINGS_KEYS):
@@ -448,7 +531,9 @@ def _wrtt_claims() -> list[Claim]:
                     "Fig. 5", f"reading ({r}), N = {n}: WRTT's rank among RTT variation, RTT and WRTT by {what} "
                     "(\"WRTT performs the best\": 1)", 1.0,
                     lambda df, reading=reading, n=n, metric=metric: wrtt_rank(df, reading, n, metric),
-                    kind="at_most", quick=False))
+                    kind="at_most", quick=False,
+                    spread=lambda df, reading=reading, n=n, metric=metric: wrtt_spread(df, reading, n, metric),
+                    mechanism=WRTT_SPREAD_MECHANISM if metric == "spread" else ""))
     return out
 
 
