@@ -500,3 +500,30 @@ fn the_starting_phase_of_probe_bw_depends_on_the_seed_only() {
         "seven possible starting phases: {phases:?}"
     );
 }
+
+#[test]
+fn rtprop_expires_strictly_after_its_window() {
+    // tcp_bbr.c `bbr_update_min_rtt`: PROBE_RTT starts when the clock is `after` the
+    // stamp plus the window (strictly later), so an ACK exactly at the end of the window
+    // keeps the estimate; the next one, a millisecond later, expires it.
+    let mut d = Drive::new();
+    d.probe_bw(); // every ACK so far sampled 100 ms: the stamp is the last one's time
+    let later = Ack {
+        rtt: ms(120),
+        rate: 4e6,
+        in_flight: 300,
+        prior: 300,
+        ..Ack::default()
+    };
+    d.ack(Ack {
+        dt: ms(10_000),
+        ..later
+    });
+    assert_eq!(
+        d.b.mode(),
+        Mode::ProbeBw,
+        "at exactly 10 s the estimate holds"
+    );
+    d.ack(Ack { dt: ms(1), ..later });
+    assert_eq!(d.b.mode(), Mode::ProbeRtt, "after 10 s it has expired");
+}

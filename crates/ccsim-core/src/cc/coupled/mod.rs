@@ -457,4 +457,31 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_subflow_without_an_rtt_sample_grows_as_reno() {
+        // Until its own RTT is known the coupled formulas have no τ for it (RFC 6356 §3
+        // needs every path's rtt_i), so it grows by Reno's 1/w per packet acknowledged:
+        // a window of 10 packets, 2 000 bytes acknowledged (byte counting) → 2 000 ×
+        // 1 000 / 10 000 = 200 bytes.
+        for spec in [
+            CoupledSpec::Lia {
+                counting: AckCounting::Bytes,
+            },
+            CoupledSpec::Olia {
+                counting: AckCounting::Bytes,
+            },
+        ] {
+            let mut c = in_ca(spec);
+            let unsampled = SubflowView {
+                active: false,
+                srtt: 0.0,
+                rate: 0.0,
+                ..sf(10.0, 0.1)
+            };
+            c.set_view(0, &[unsampled, sf(10.0, 0.1)]);
+            c.on_ack(&AckEvent::for_test(2000, Dur::from_millis(100), 1000));
+            assert!((c.cwnd - 10_200.0).abs() < 1e-9, "{spec:?}: {}", c.cwnd);
+        }
+    }
 }
