@@ -531,6 +531,23 @@ mod tests {
         assert_eq!(last.nsack, 1);
     }
 
+    /// RFC 2018 §4: with more islands than blocks, the first block holds the newest
+    /// segment and the others repeat the most recently reported islands, not the lowest.
+    #[test]
+    fn with_more_islands_than_blocks_the_most_recent_are_reported() {
+        let mut r = rx(None);
+        let mut out = Vec::new();
+        for s in [0, 2, 8, 4, 6] {
+            r.on_data(SimTime(s), &seg(s), &mut out);
+        }
+        let last = out.last().unwrap();
+        let blocks: Vec<(u64, u64)> = (0..last.nsack as usize)
+            .map(|i| last.sack_block(i))
+            .map(|b| (b.start, b.end))
+            .collect();
+        assert_eq!(blocks, [(6, 7), (4, 5), (8, 9)]);
+    }
+
     #[test]
     fn goodput_counts_payload_and_a_short_last_segment_and_completion() {
         let mut r = rx(None);
