@@ -32,8 +32,8 @@ from ccsim.sweep_backends import (
     BackendError,
     SweepOutcome,
     SweepProgress,
-    _run_dask,
-    _run_local,
+    checked_version,
+    run_pending,
     run_point,
 )
 
@@ -494,8 +494,7 @@ def _run_into(store: Any, out: Any, pid: str, points: list[Point], version: str,
     t0 = time.perf_counter()
 
     def on_result(pt: Point, res: dict[str, Any]) -> None:
-        if res.get("status") == "ok" and res.get("version") not in (None, version):
-            res = {**res, "status": "error", "error": f"VersionMismatch: the worker runs ccsim {res.get('version')}, this sweep {version}"}
+        res = checked_version(res, version)
         store.write_point(pt, res)
         if res.get("status") == "ok":
             counts["done"] += 1
@@ -508,12 +507,7 @@ def _run_into(store: Any, out: Any, pid: str, points: list[Point], version: str,
     failing = True
     bar.update()
     try:
-        if not pending:
-            pass
-        elif dask is not None:
-            _run_dask(pending, dask, on_result)
-        else:
-            _run_local(pending, max(1, jobs or os.cpu_count() or 1), on_result)
+        run_pending(pending, jobs, dask, on_result)
         failing = False
     except KeyboardInterrupt:
         interrupted = True

@@ -173,6 +173,27 @@ class SweepOutcome:
         return "\n".join(lines)
 
 
+def checked_version(res: dict[str, Any], version: str) -> dict[str, Any]:
+    """A worker's result, turned into an error if it ran another ccsim version than the
+    sweep (its point would not be this version's)."""
+    if res.get("status") == "ok" and res.get("version") not in (None, version):
+        return {**res, "status": "error",
+                "error": f"VersionMismatch: the worker runs ccsim {res.get('version')}, this sweep {version}"}
+    return res
+
+
+def run_pending(pending: list[Point], jobs: int | None, dask: Any,
+                on_result: Callable[[Point, dict[str, Any]], None]) -> None:
+    """Run ``pending`` on the Dask client ``dask`` if given, else on ``jobs`` local worker
+    processes (default: one per core), reporting each result to ``on_result``."""
+    if not pending:
+        return
+    if dask is not None:
+        _run_dask(pending, dask, on_result)
+    else:
+        _run_local(pending, max(1, jobs or os.cpu_count() or 1), on_result)
+
+
 def _run_local(pending: list[Point], jobs: int, on_result: Callable[[Point, dict[str, Any]], None]) -> None:
     """Run points on ``jobs`` worker processes (``jobs == 1``: in this process)."""
     if jobs == 1:

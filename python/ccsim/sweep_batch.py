@@ -16,7 +16,6 @@ count as skipped, those run by the batch as done or failed).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from typing import Any
 from ccsim import _core
 from ccsim._units import duration_s
 from ccsim.sweep import Plan, Point, expand_plans, plan_id
-from ccsim.sweep_backends import SweepOutcome, SweepProgress, _run_dask, _run_local
+from ccsim.sweep_backends import SweepOutcome, SweepProgress, checked_version, run_pending
 
 __all__ = ["Sweep", "run_batch", "estimated_cost"]
 
@@ -116,8 +115,7 @@ def _run(sweeps: Sequence[Sweep], expanded: list[tuple[list[Point], str]], store
 
     def on_result(pt: Point, res: dict[str, Any]) -> None:
         store, pid = where[id(pt)]
-        if res.get("status") == "ok" and res.get("version") not in (None, version):
-            res = {**res, "status": "error", "error": f"VersionMismatch: the worker runs ccsim {res.get('version')}, this sweep {version}"}
+        res = checked_version(res, version)
         stores[store].write_point(pt, res, plan_id=pid)
         ok = res.get("status") == "ok"
         results[(store, pt.id)] = (ok, "" if ok else res.get("error", ""))
@@ -128,12 +126,7 @@ def _run(sweeps: Sequence[Sweep], expanded: list[tuple[list[Point], str]], store
     bar.update()
     todo = [pt for _, (pt, _) in pending]
     try:
-        if not todo:
-            pass
-        elif dask is not None:
-            _run_dask(todo, dask, on_result)
-        else:
-            _run_local(todo, max(1, jobs or os.cpu_count() or 1), on_result)
+        run_pending(todo, jobs, dask, on_result)
         failing = False
     except KeyboardInterrupt:
         interrupted = True
