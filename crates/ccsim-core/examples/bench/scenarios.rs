@@ -49,6 +49,11 @@ pub fn validate_only(name: &str) -> bool {
 
 /// The scenario document called `name`, or `None` for an unknown name.
 pub fn document(name: &str) -> Option<Value> {
+    // a scenario document saved as JSON (e.g. a sweep point's, to profile it in isolation)
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        return Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}")));
+    }
     if let Some(n) = name.strip_prefix("dumbbell-scaled-") {
         return Some(dumbbell_scaled(n.parse().ok()?));
     }

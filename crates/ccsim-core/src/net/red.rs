@@ -237,7 +237,14 @@ impl Red {
         } else {
             0.0
         };
-        self.avg = self.avg * (1.0 - w).powf(m + 1.0) + w * q;
+        // (1−w)^1 without `pow` on a busy link, where m = 0: the same value, as glibc's pow
+        // is exact when the result is representable (checked by a test below).
+        let decay = if m == 0.0 {
+            1.0 - w
+        } else {
+            (1.0 - w).powf(m + 1.0)
+        };
+        self.avg = self.avg * decay + w * q;
 
         let full = if self.p.queue_in_bytes {
             q >= self.p.limit as f64 * self.p.mean_pktsize
@@ -453,6 +460,21 @@ mod tests {
         red.admit(SimTime(1_000_000), 1500, false, idle, &mut rng)
             .unwrap();
         assert!((red.avg() - before * 0.998f64.powi(11)).abs() < 1e-15);
+    }
+
+    /// The busy-link shortcut's premise: glibc's `pow(x, 1)` is `x` exactly, for the
+    /// weights RED uses and for any x in (0, 1).
+    #[test]
+    fn pow_with_exponent_one_is_exact() {
+        let mut r = SimRng::stream(5, "pow");
+        let one = std::hint::black_box(1.0f64);
+        for w in [0.002, 0.001, 1.0 - (-1.0f64 / 4000.0).exp(), 1e-5, 0.5] {
+            assert_eq!((1.0 - w).powf(one), 1.0 - w);
+        }
+        for _ in 0..100_000 {
+            let x = f64::from_bits((r.next_u64() >> 12) | 0x3FE0_0000_0000_0000) * 2.0 - 1.0;
+            assert_eq!(x.powf(one), x);
+        }
     }
 
     #[test]
