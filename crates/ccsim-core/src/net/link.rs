@@ -88,6 +88,29 @@ struct FastPipe {
     late_marks: VecDeque<SimTime>,
 }
 
+impl FastPipe {
+    /// Take an accepted packet of `size` bytes entering at `at`: its transmission starts
+    /// when the link is free, and it reaches the far end `delay` after it ends. Returns its
+    /// arrival time.
+    #[inline(always)]
+    fn accept_plain(&mut self, at: SimTime, size: u32, tx: Dur, delay: Dur) -> SimTime {
+        let start = at.max(self.busy_until);
+        // Plain sums: the times of real packets are far from `SimTime::NEVER`, so the
+        // saturation of `SimTime + Dur` is not needed on this path.
+        let finish = SimTime(start.0 + tx.0);
+        let arrive = SimTime(finish.0 + delay.0);
+        self.busy_until = finish;
+        self.held_bytes += size as u64;
+        self.ring.push_back(Slot {
+            enter: at,
+            finish,
+            arrive,
+            size,
+        });
+        arrive
+    }
+}
+
 #[derive(Debug)]
 struct PerHopPipe {
     /// Packets waiting for the transmitter, with the time each entered.
@@ -188,6 +211,10 @@ pub struct Link {
     /// No capture, no queueing-delay histogram and no schedule: the fast model's offer then
     /// takes its short path, with one test for the three (`offer_fast_extras` has the rest).
     plain: bool,
+    /// Up, plain, fast model, no random loss and a DropTail queue: an offer then needs one
+    /// test before the admission-within-bounds check of `offer`'s quick path (see
+    /// `refresh_quick`).
+    quick: bool,
     /// Its drops and marks, one row each, when `[trace] events` asks for them.
     pub events: Option<Box<LinkEvents>>,
 }
@@ -271,20 +298,38 @@ impl Link {
             sojourn: None,
             schedule: None,
             plain: true,
+            quick: false,
             events: None,
         }
+        .with_quick()
+    }
+
+    fn with_quick(mut self) -> Link {
+        self.refresh_quick();
+        self
+    }
+
+    /// Recompute `quick` after any of the things it sums up changed.
+    fn refresh_quick(&mut self) {
+        self.quick = self.up
+            && self.plain
+            && matches!(self.loss, Loss::None)
+            && matches!(self.pipe, Pipe::Fast(_))
+            && matches!(self.disc, QueueDisc::DropTail(_));
     }
 
     /// Capture the packets the link accepts (`[trace] pcap`).
     pub fn enable_capture(&mut self) {
         self.capture.get_or_insert_with(Default::default);
         self.plain = false;
+        self.refresh_quick();
     }
 
     /// Keep the queueing delays of the packets the link accepts (`[measure]`).
     pub fn enable_sojourn(&mut self) {
         self.sojourn = Some(Box::default());
         self.plain = false;
+        self.refresh_quick();
     }
 
     /// Give the link a time-varying capacity. Only the fast model computes departures from
@@ -293,6 +338,7 @@ impl Link {
         assert!(self.is_fast(), "a link schedule needs the fast link model");
         self.schedule = Some(Box::new(ScheduledTx::new(schedule)));
         self.plain = false;
+        self.refresh_quick();
     }
 
     /// With a schedule, the bits the link can carry in `[from, until)` (`None`: a fixed
@@ -325,6 +371,7 @@ impl Link {
             };
         }
         self.up = up;
+        self.refresh_quick();
     }
 
     /// Whether the packet just popped at the far end at `now` was on the link when it failed
@@ -547,6 +594,22 @@ impl Link {
         events: &mut EventQueue,
     ) -> Result<SimTime, DropCause> {
         self.stats.packets_in += 1;
+        if self.quick {
+            // Up, no loss, plain fast pipe and DropTail: admitted uncounted unless near the
+            // limit or the accounting ring is full (then the general path below counts).
+            let tx = self.tx_time(pkt.size);
+            if let Pipe::Fast(f) = &mut self.pipe {
+                if f.ring.len() < f.ring.capacity()
+                    && self.disc.admits_within(
+                        pkt.size as u64,
+                        (f.ring.len() - f.done) as u64,
+                        f.held_bytes,
+                    )
+                {
+                    return Ok(f.accept_plain(at, pkt.size, tx, self.delay));
+                }
+            }
+        }
         if !self.up {
             self.stats.drops.add(DropCause::LinkDown);
             if let Some(ev) = &mut self.events {
@@ -588,20 +651,7 @@ impl Link {
                 if !self.plain {
                     return Ok(self.offer_fast_extras(at, pkt, tx));
                 }
-                let start = at.max(f.busy_until);
-                // Plain sums: the times of real packets are far from `SimTime::NEVER`, so
-                // the saturation of `SimTime + Dur` is not needed on this path.
-                let finish = SimTime(start.0 + tx.0);
-                let arrive = SimTime(finish.0 + self.delay.0);
-                f.busy_until = finish;
-                f.held_bytes += pkt.size as u64;
-                f.ring.push_back(Slot {
-                    enter: at,
-                    finish,
-                    arrive,
-                    size: pkt.size,
-                });
-                Ok(arrive)
+                Ok(f.accept_plain(at, pkt.size, tx, self.delay))
             }
             Pipe::PerHop(p) => {
                 p.held_bytes += pkt.size as u64;
