@@ -153,6 +153,14 @@ impl Scoreboard {
             return 0;
         }
         let i = self.ranges.partition_point(|r| r.1 < lo);
+        // Inside one known range (a block repeated from an earlier ACK, the common case):
+        // nothing new, and no range changes (ranges never touch: they merge when they do).
+        if let Some(&(a, b)) = self.ranges.get(i) {
+            if a <= lo && hi <= b {
+                self.fack = self.fack.max(hi);
+                return 0;
+            }
+        }
         let mut j = i;
         let mut cur = lo;
         let mut fresh = 0;
@@ -172,7 +180,12 @@ impl Scoreboard {
         } else {
             (lo, hi)
         };
-        self.ranges.splice(i..j, [(new_lo, new_hi)]);
+        if i == j {
+            self.ranges.insert(i, (new_lo, new_hi));
+        } else {
+            self.ranges[i] = (new_lo, new_hi);
+            self.ranges.drain(i + 1..j);
+        }
         if hi > lo {
             self.fack = self.fack.max(hi);
         }
