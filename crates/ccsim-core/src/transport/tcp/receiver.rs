@@ -380,27 +380,19 @@ impl TcpReceiver {
         // then the remaining blocks from the highest down (RFC 2018 §4).
         let mut n = 0;
         let max_sack = self.max_sack;
-        let mut push = |blk: (u64, u64), p: &mut Packet| {
-            if n < max_sack && !(0..n).any(|i| p.sack_block(i).start == blk.0) {
-                p.set_sack_block(
-                    n,
-                    SackBlock {
-                        start: blk.0,
-                        end: blk.1,
-                    },
-                );
-                n += 1;
-            }
-        };
         // (Nothing held out of order, the common case: no blocks, whatever `recent` says.)
         if !self.ooo.is_empty() {
             for k in 0..self.nrecent {
                 if let Some(b) = self.block_containing(self.recent[k]) {
-                    push(b, &mut p);
+                    push_sack_block(&mut p, &mut n, max_sack, b);
                 }
             }
+            // (Stops when the option is full: a receiver behind many losses holds hundreds.)
             for b in self.ooo.iter().rev() {
-                push(*b, &mut p);
+                if n >= max_sack {
+                    break;
+                }
+                push_sack_block(&mut p, &mut n, max_sack, *b);
             }
         }
         p.nsack = n as u8;
@@ -419,6 +411,22 @@ impl TcpReceiver {
             at.on_ack_sent(now, self.rcv_nxt);
         }
         out.push(p);
+    }
+}
+
+/// Put `blk` in the ACK's SACK option as block `n` unless the option holds `max` blocks or
+/// one starting where `blk` does.
+#[inline]
+fn push_sack_block(p: &mut Packet, n: &mut usize, max: usize, blk: (u64, u64)) {
+    if *n < max && !(0..*n).any(|i| p.sack_block(i).start == blk.0) {
+        p.set_sack_block(
+            *n,
+            SackBlock {
+                start: blk.0,
+                end: blk.1,
+            },
+        );
+        *n += 1;
     }
 }
 
