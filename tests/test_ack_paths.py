@@ -84,3 +84,8 @@ def test_waiting_is_summed_by_the_ack_that_released_each_packet():
     w = A.waiting_by_ack(sends, acks, 0.0, 0.0, 0.1)
     assert w["by_ack_size"]["2"] == {"packets": 2, "waiting": round(1.0 / 100, 3)}
     assert w["by_ack_size"]["1"] == {"packets": 1, "waiting": 0.0}
+
+
+def test_lindley_waiting_from_arrival_times():
+    # arrivals at 0, 0.2 and 5 ms: the second waits 1.0 ms; over a 10 ms window 0.1 packets
+    assert A.lindley_waiting([0.0, 200.0, 5_000.0], 0.0, 0.0, 0.01) == 1_000.0 / 10_000.0

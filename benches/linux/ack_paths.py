@@ -486,6 +486,75 @@ def waiting(a: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- the ACK loop's jitter
+
+def emulator_data(d: Path) -> tuple[list[float], list[float]]:
+    """The data direction's frames in the emulator's log: every arrival (µs, CLOCK_MONOTONIC),
+    and the delivery time of each frame that was not lost, in order."""
+    head = (d / "emu.log").read_text().splitlines()
+    t0 = int(re.search(r"t0_mono_ns=(\d+)", head[1]).group(1))
+    cols = head[2].split(",")
+    arr, deliv = [], []
+    for line in head[3:]:
+        r = dict(zip(cols, line.split(",")))
+        if r["dir"] == "0" and int(r["size"]) >= 100:
+            arr.append((t0 + int(r["arrival_ns"])) / 1e3)
+            if r["verdict"] == "sent":
+                deliv.append((t0 + int(r["deliver_ns"])) / 1e3)
+    return arr, deliv
+
+
+def lindley_waiting(ts: list[float], t0: float, lo: float, hi: float) -> float:
+    """Time-average number waiting at a 1.2 ms server from arrival times (µs)."""
+    ts = sorted(x for x in ts if lo <= (x - t0) / 1e6 < hi)
+    w = tot = 0.0
+    for a_, b_ in zip(ts, ts[1:]):
+        w = max(0.0, w + S.SERVICE_MS * 1e3 - (b_ - a_))
+        tot += w
+    return tot / ((hi - lo) * 1e6)
+
+
+def loop(a: argparse.Namespace) -> int:
+    """The receiver's delay from a segment's delivery to the ACK that acknowledges it, the
+    whole loop to the packets that ACK released, and the waiting the arrivals would give if
+    that loop delay were constant (this round's jitter removed; needs a complete capture)."""
+    d = a.run_dir
+    evs = parse((d / "acktrace.txt").read_text())
+    acks, check = acks_with_paths(evs)
+    cap = mark_pushed(d, acks, check["receiver_transmits"])
+    if not cap or "error" in cap:
+        print(f"needs a complete capture of the receiver's veth: {cap}")
+        return 2
+    pk = read_pcap((d / "receiver.pcap").read_bytes())
+    data = [p for p in pk if p[1] == KB.PORT and p[5] > 0]
+    arr, deliv = emulator_data(d)
+    end_at = {(p[2] + p[5]) & 0xFFFFFFFF: t for p, t in zip(data, deliv)}  # FIFO: k-th captured = k-th delivered
+    probes = [e["t"] for e in evs if e["ev"] == "tcp_probe" and e["src"].endswith(f":{KB.SPORT0}")]
+    seg_at = [end_at.get(x["ack"]) if x["segs"] > 0.5 else None for x in acks]
+    t0 = acks[0]["t"]
+    rx = sorted(x["t"] - t for x, t in zip(acks, seg_at)
+                if t is not None and not x["sack"] and a.since <= (x["t"] - t0) / 1e6 < a.until)
+    released, loop_us = [], []
+    for t in arr:
+        j = bisect.bisect_right(probes, t) - 1
+        ok = 0 <= j < len(seg_at) and t - probes[j] < 300 and seg_at[j] is not None
+        released.append(seg_at[j] if ok else None)
+        if ok:
+            loop_us.append(t - seg_at[j])
+    dl = sorted(loop_us)
+    med = dl[len(dl) // 2]
+    steady = [r + med if r is not None else t for t, r in zip(arr, released)]
+    pct = lambda v, q: v[int(q * (len(v) - 1))]  # noqa: E731
+    print(f"{d.name}, {a.since:g}–{a.until:g} s:")
+    print(f"  receiver: segment delivered -> its ACK sent (new data, no SACK; µs): 10/50/90/99 % "
+          f"{pct(rx, .1):.0f} / {pct(rx, .5):.0f} / {pct(rx, .9):.0f} / {pct(rx, .99):.0f}")
+    print(f"  loop: segment delivered -> the packets its ACK released reach the bottleneck (µs): 10/50/90 % "
+          f"{pct(dl, .1):.0f} / {med:.0f} / {pct(dl, .9):.0f}; {len(dl)} of {len(arr)} packets")
+    print(f"  waiting (1.2 ms server): as sent {lindley_waiting(arr, arr[0], a.since, a.until):.3f}, "
+          f"with a constant loop delay {lindley_waiting(steady, arr[0], a.since, a.until):.3f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -512,10 +581,14 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("run_dir", type=Path)
     w.add_argument("--since", type=float, default=2.0)
     w.add_argument("--until", type=float, default=12.0)
+    lp = sub.add_parser("loop", help="the ACK loop's delays, and the waiting with them made constant")
+    lp.add_argument("run_dir", type=Path)
+    lp.add_argument("--since", type=float, default=2.0)
+    lp.add_argument("--until", type=float, default=12.0)
     a = p.parse_args(argv)
     if a.cmd == "record" and not (5 <= a.seconds <= 30):
         p.error("--seconds: allowed 5–30 (a short run)")
-    return {"record": record, "analyse": analyse, "waiting": waiting}[a.cmd](a)
+    return {"record": record, "analyse": analyse, "waiting": waiting, "loop": loop}[a.cmd](a)
 
 
 if __name__ == "__main__":
