@@ -89,3 +89,22 @@ def test_waiting_is_summed_by_the_ack_that_released_each_packet():
 def test_lindley_waiting_from_arrival_times():
     # arrivals at 0, 0.2 and 5 ms: the second waits 1.0 ms; over a 10 ms window 0.1 packets
     assert A.lindley_waiting([0.0, 200.0, 5_000.0], 0.0, 0.0, 0.01) == 1_000.0 / 10_000.0
+
+
+def test_pair_backlog_counts_the_first_packet_of_each_two_segment_ack():
+    # a duplicate ACK at 1 ms; 99 ms later a 2-segment ACK releases two packets 0.4 ms after
+    # a packet still in service (sent at 99.9 ms): the pair's first packet waits 0.8 ms
+    # (each ACK with snd_una after it, as slowstart_trace's streams give them)
+    acks = [{"t": 0.0, "una": 10.0}, {"t": 1_000.0, "una": 10.0}, {"t": 100_000.0, "una": 12.0},
+            {"t": 200_000.0, "una": 14.0}]
+    sends = [99_900.0, 100_300.0, 100_300.0]
+    got = A.pair_backlog(sends, acks, 0.0, 0.0, 1.0)
+    assert got == {"90-180 ms": {"pairs": 1, "first_waits": 1.0, "mean_us": 800}}
+
+
+def test_pair_backlog_by_cwnd_bins_by_the_window_at_the_ack():
+    acks = [{"t": 0.0, "una": 10.0, "cwnd": 14}, {"t": 100_000.0, "una": 12.0, "cwnd": 14},
+            {"t": 200_000.0, "una": 14.0, "cwnd": 14}]
+    sends = [99_900.0, 100_300.0, 100_300.0]
+    got = A.pair_backlog_by_cwnd(sends, acks, lambda x: x["cwnd"], 0.0, 0.0, 1.0)
+    assert got == {"cwnd 12-16": {"pairs": 1, "first_waits": 1.0, "mean_us": 800}}

@@ -464,6 +464,72 @@ def waiting_by_ack(sends: list[float], acks: list[tuple[float, str]], t0: float,
             "by_ack_size": {c: {"packets": n[c], "waiting": round(tot[c] / ms, 3)} for c in sorted(tot)}}
 
 
+SINCE_DUP_MS = (0, 45, 90, 180, 360, float("inf"))
+
+
+def pair_backlog(sends: list[float], acks: list[dict], t0: float, lo: float, hi: float) -> dict:
+    """For each ACK of two new segments: does the first packet it released wait at a 1.2 ms
+    server (a backlog the flight carries), by the time since the last duplicate ACK."""
+    s = sorted(sends)
+    w = [0.0]
+    for a_, b_ in zip(s, s[1:]):
+        w.append(max(0.0, w[-1] + S.SERVICE_MS * 1e3 - (b_ - a_)))
+    # acks: slowstart_trace's stream, each with snd_una after it
+    size = [(y["t"], y["una"] - x["una"]) for x, y in zip(acks, acks[1:])]
+    dups = [t for t, n in size if n < 0.5]
+    got: dict[int, list[float]] = defaultdict(list)
+    for (t, n), nxt in zip(size, [*(u for u, _ in size[1:]), float("inf")]):
+        if not (lo <= (t - t0) / 1e6 < hi) or round(n) != 2:
+            continue
+        j = bisect.bisect_right(dups, t) - 1
+        since_ms = (t - dups[j]) / 1e3 if j >= 0 else float("inf")
+        b = bisect.bisect_right(SINCE_DUP_MS, since_ms) - 1
+        i = bisect.bisect_left(s, t)
+        if i < len(s) and s[i] < min(t + 400, nxt):
+            got[b].append(w[i])
+    out = {}
+    for b, v in sorted(got.items()):
+        name = f"{SINCE_DUP_MS[b]:g}-{SINCE_DUP_MS[b + 1]:g} ms"
+        out[name] = {"pairs": len(v), "first_waits": round(sum(x > 1 for x in v) / len(v), 2),
+                     "mean_us": round(sum(v) / len(v))}
+    return out
+
+
+CWND_BINS = (0, 8, 12, 16, 20, 26, 10_000)
+
+
+def pair_backlog_by_cwnd(sends: list[float], acks: list[dict], cwnd_at, t0: float, lo: float,
+                         hi: float) -> dict:
+    """The same as `pair_backlog`, by the sender's window when the ACK arrived
+    (`cwnd_at(t)`, segments): the backlog at equal windows."""
+    s = sorted(sends)
+    w = [0.0]
+    for a_, b_ in zip(s, s[1:]):
+        w.append(max(0.0, w[-1] + S.SERVICE_MS * 1e3 - (b_ - a_)))
+    got: dict[int, list[float]] = defaultdict(list)
+    for p, x, y in zip(acks, acks[1:], acks[2:]):
+        if not (lo <= (x["t"] - t0) / 1e6 < hi) or round(x["una"] - p["una"]) != 2:
+            continue
+        i = bisect.bisect_left(s, x["t"])
+        if i < len(s) and s[i] < min(x["t"] + 400, y["t"]):
+            got[bisect.bisect_right(CWND_BINS, cwnd_at(x)) - 1].append(w[i])
+    return {f"cwnd {CWND_BINS[b]}-{CWND_BINS[b + 1]}": {"pairs": len(v), "first_waits": round(sum(x > 1 for x in v) / len(v), 2),
+                                                      "mean_us": round(sum(v) / len(v))}
+            for b, v in sorted(got.items())}
+
+
+def ccsim_cwnd(run: dict, seconds: float):
+    """ccsim's first flow's window (segments) at a time, from a 1 ms trace of the same run."""
+    import ccsim
+    doc = KB.ccsim_doc(run["scenario"], run["cc"], seconds, run["seed"], [0.0] * len(KB.SCENARIOS[run["scenario"]][3]),
+                       "linux")
+    doc["trace"]["interval"] = "1ms"
+    fs = ccsim.run(doc, progress=False).flow_series
+    f0 = fs[fs.flow == "f0"]
+    ts, cw = list(f0.time_s * 1e6), list(f0.cwnd_bytes / KB.MSS)
+    return ts, cw
+
+
 def ack_class(segs: float) -> str:
     return "dup" if segs < 0.5 else str(min(int(round(segs)), 5))
 
@@ -477,8 +543,19 @@ def waiting(a: argparse.Namespace) -> int:
     c = S.ccsim_stream(run["scenario"], run["cc"], run["seed"], a.until)
     out = {}
     for side, st in (("kernel", k), ("ccsim", c)):
-        acks = [(x["t"], ack_class(y["una"] - x["una"])) for x, y in zip(st["acks"], st["acks"][1:])]
+        # slowstart_trace's streams give each ACK with snd_una after it: its size is the step from
+        # the ACK before
+        acks = [(y["t"], ack_class(y["una"] - x["una"])) for x, y in zip(st["acks"], st["acks"][1:])]
         out[side] = waiting_by_ack(st["sends"], acks, st["sends"][0], a.since, a.until)
+        out[side]["pair_backlog_by_time_since_dup_ack"] = pair_backlog(st["sends"], st["acks"], st["sends"][0],
+                                                                       a.since, a.until)
+        if side == "kernel":
+            cwnd_at = lambda x: x["cwnd"]  # noqa: E731 (tcp_probe: the window before the ACK)
+        else:
+            ts, cw = ccsim_cwnd(run, a.until)  # the capture's times are the simulation's
+            cwnd_at = lambda x: cw[max(bisect.bisect_right(ts, x["t"]) - 1, 0)]  # noqa: E731
+        out[side]["pair_backlog_by_cwnd"] = pair_backlog_by_cwnd(st["sends"], st["acks"], cwnd_at, st["sends"][0],
+                                                                a.since, a.until)
     print(f"{run['scenario']} {run['cc']} kernel run {run['run']} / ccsim seed {run['seed']}, "
           f"{a.since:g}–{a.until:g} s: waiting (time-average packets) by the ACK that released the packet")
     for side, v in out.items():
@@ -520,6 +597,15 @@ def loop(a: argparse.Namespace) -> int:
     that loop delay were constant (this round's jitter removed; needs a complete capture)."""
     d = a.run_dir
     evs = parse((d / "acktrace.txt").read_text())
+    arr, deliv = emulator_data(d)
+    pct = lambda v, q: v[int(q * (len(v) - 1))]  # noqa: E731
+    tx = [e["t"] for e in evs if e["ev"] == "net_dev_start_xmit" and e["dev"] == SENDER_DEV and int(e["len"]) > 200]
+    if len(tx) == len(arr):  # every data frame the sender sent reaches the emulator, in order
+        lat = sorted(r - t for r, t in zip(arr, tx))
+        print(f"{d.name}: the emulator reads a data frame after the sender's transmit (µs): 50/99 % "
+              f"{pct(lat, .5):.0f} / {pct(lat, .99):.0f}, largest {lat[-1]:.0f}; waiting from the emulator's "
+              f"arrivals {lindley_waiting(arr, arr[0], a.since, a.until):.3f}, from the transmits "
+              f"{lindley_waiting(tx, tx[0], a.since, a.until):.3f}")
     acks, check = acks_with_paths(evs)
     cap = mark_pushed(d, acks, check["receiver_transmits"])
     if not cap or "error" in cap:
@@ -527,7 +613,6 @@ def loop(a: argparse.Namespace) -> int:
         return 2
     pk = read_pcap((d / "receiver.pcap").read_bytes())
     data = [p for p in pk if p[1] == KB.PORT and p[5] > 0]
-    arr, deliv = emulator_data(d)
     end_at = {(p[2] + p[5]) & 0xFFFFFFFF: t for p, t in zip(data, deliv)}  # FIFO: k-th captured = k-th delivered
     probes = [e["t"] for e in evs if e["ev"] == "tcp_probe" and e["src"].endswith(f":{KB.SPORT0}")]
     seg_at = [end_at.get(x["ack"]) if x["segs"] > 0.5 else None for x in acks]
@@ -544,7 +629,6 @@ def loop(a: argparse.Namespace) -> int:
     dl = sorted(loop_us)
     med = dl[len(dl) // 2]
     steady = [r + med if r is not None else t for t, r in zip(arr, released)]
-    pct = lambda v, q: v[int(q * (len(v) - 1))]  # noqa: E731
     print(f"{d.name}, {a.since:g}–{a.until:g} s:")
     print(f"  receiver: segment delivered -> its ACK sent (new data, no SACK; µs): 10/50/90/99 % "
           f"{pct(rx, .1):.0f} / {pct(rx, .5):.0f} / {pct(rx, .9):.0f} / {pct(rx, .99):.0f}")
