@@ -391,6 +391,23 @@ def context(evs: list[dict], acks: list[dict]) -> None:
         prev = a["t"]
 
 
+def read_latency(evs: list[dict]) -> str:
+    """How soon the application reads after a data segment arrives (whole run), and how many
+    arrivals each read found."""
+    rport = f":{KB.PORT}"
+    data = [e["t"] for e in evs if e["ev"] == "tcp_probe" and e["src"].endswith(rport) and int(e["data_len"]) > 0]
+    reads = [e["t"] for e in evs if e["ev"] == "tcp_rcv_space_adjust"]
+    lat = sorted(reads[i] - t for t in data if (i := bisect.bisect_right(reads, t)) < len(reads))
+    found = Counter(min(bisect.bisect_right(data, b) - bisect.bisect_right(data, a_), 3)
+                    for a_, b in zip(reads, reads[1:]))
+    if not lat:
+        return "No reads traced."
+    q = [lat[int(f * (len(lat) - 1))] for f in (0.1, 0.25, 0.5, 0.75)]
+    return (f"Reads: the next read after a data segment arrives (µs, 10/25/50/75 %; out-of-order segments wait for "
+            f"the hole): {q[0]:.0f} / {q[1]:.0f} / {q[2]:.0f} / {q[3]:.0f}; segments found by a read (3 = 3 or more): "
+            + json.dumps(dict(sorted(found.items()))))
+
+
 def analyse(a: argparse.Namespace) -> int:
     d = a.run_dir
     evs = parse((d / "acktrace.txt").read_text())
@@ -424,6 +441,7 @@ def analyse(a: argparse.Namespace) -> int:
         lines.append(f"| {p} | {c} | {len(xs)} | {sum(x['arrived'] for x in xs) / len(xs):.2f} | "
                      f"{sum(x['from_backlog'] for x in xs) / len(xs):.2f} | {sum(x['reads'] > 0 for x in xs)} | "
                      f"{sum(bool(x.get('psh')) for x in xs) if any('psh' in x for x in xs) else '–'} |")
+    lines += ["", read_latency(evs)]
     if any(e["ev"] == "net_dev_start_xmit" and e["dev"] == SENDER_DEV for e in evs):
         lines += sender_table(evs, t0, a.since, a.until)
     tcpext = d / "tcpext.json"
