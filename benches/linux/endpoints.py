@@ -83,6 +83,8 @@ def recv_main(a: argparse.Namespace) -> None:
             if k == 0:
                 break
             n += k
+            if a.pingpong:  # tcp_delack_timer_handler leaves pingpong mode; enter it again at every read
+                c.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 0)
         totals[key] = n
         c.close()
 
@@ -172,6 +174,9 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--flows", type=int, required=True)
     r.add_argument("--seconds", type=float, required=True)
     r.add_argument("--out", required=True)
+    r.add_argument("--pingpong", action="store_true",
+                   help="diagnostic (ack_paths.py): TCP_QUICKACK 0 after every read, i.e. the socket in pingpong "
+                        "mode, which turns off tcp_cleanup_rbuf's ACK of a pushed segment")
     s = sub.add_parser("send")
     s.add_argument("--dst", required=True)
     s.add_argument("--port", type=int, required=True)

@@ -121,7 +121,8 @@ def queue_from_log(log: Path, emu_t0: int, t_start: int, w0: float, w1: float) -
 
 
 def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path, tag: str,
-               keep_logs: bool, sysctls: tuple[str, ...] = (), before_teardown=None) -> dict:
+               keep_logs: bool, sysctls: tuple[str, ...] = (), before_teardown=None, on_up=None,
+               recv_args: tuple[str, ...] = ()) -> dict:
     _, limit, loss, extras = SCENARIOS[name]
     d = out / "runs" / f"{name}-{cc}-{k}"
     d.mkdir(parents=True, exist_ok=True)
@@ -135,9 +136,11 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
             emu_args += ["--extra", f"{SPORT0 + i}={x}"]
     py = sys.executable
     with netns.Testbed(tag, sysctls) as tb:
+        if on_up:  # e.g. a packet capture in a namespace (ack_paths.py)
+            on_up(tb, d)
         em = tb.spawn("emulator", *emu_args, stderr=open(d / "emu.err", "w"))
         rc = tb.spawn("receiver", py, str(HERE / "endpoints.py"), "recv", "--port", str(PORT), "--flows",
-                      str(len(extras)), "--seconds", str(seconds + 12), "--out", str(d / "rcv.json"))
+                      str(len(extras)), "--seconds", str(seconds + 12), "--out", str(d / "rcv.json"), *recv_args)
         time.sleep(0.5)
         send = tb.exec_args("sender", py, str(HERE / "endpoints.py"), "send", "--dst", netns.RECEIVER_IP,
                             "--port", str(PORT), "--seconds", str(seconds), "--out", str(d / "snd.json"))
