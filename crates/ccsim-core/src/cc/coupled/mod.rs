@@ -487,7 +487,8 @@ mod tests {
         // Cao, Xu & Fu 2012 (and `mptcp_wvegas.c`): in congestion avoidance the window
         // changes only at the end of a round, by one packet: up when the subflow keeps
         // fewer than α_r packets queued, down when it keeps more. α_r is at most
-        // total_alpha = 10 packets.
+        // total_alpha = 10 packets. `in_ca` leaves cwnd = ssthresh, which is congestion
+        // avoidance (`tcp_in_slow_start`: cwnd < ssthresh).
         let mut c = in_ca(CoupledSpec::Wvegas(WvegasSpec::default()));
         // The window after each of a round's five ACKs (all with RTT `rtt_ms`), then after
         // the round.
