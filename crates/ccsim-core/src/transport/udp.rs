@@ -184,4 +184,23 @@ mod tests {
         let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
         assert!((mean - 8.0).abs() < 0.1, "mean gap {mean} ms");
     }
+
+    #[test]
+    fn the_sink_reports_min_mean_and_max_one_way_delay() {
+        let mut sink = UdpSink::default();
+        assert!(sink.delay_stats().0.is_nan(), "no datagram yet");
+        for (sent_ms, arrived_ms) in [(0, 10), (5, 35), (10, 30)] {
+            let mut p = Packet::new(PacketKind::Udp, FlowId(0), NodeId(1), EndpointId(1), 1000);
+            p.ts = SimTime::ZERO + Dur::from_millis(sent_ms);
+            sink.on_packet(SimTime::ZERO + Dur::from_millis(arrived_ms), &p);
+        }
+        // Delays 10, 30 and 20 ms.
+        let (lo, mean, hi) = sink.delay_stats();
+        assert!(
+            (lo - 0.010).abs() < 1e-12
+                && (mean - 0.020).abs() < 1e-12
+                && (hi - 0.030).abs() < 1e-12
+        );
+        assert_eq!((sink.packets, sink.bytes), (3, 3000));
+    }
 }
