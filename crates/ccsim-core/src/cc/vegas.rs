@@ -521,4 +521,18 @@ mod tests {
         v.on_round(&round(10_000));
         assert_eq!(pkts(&v), 2.0);
     }
+
+    #[test]
+    fn at_ssthresh_vegas_is_in_congestion_avoidance_and_an_ack_does_not_grow_it() {
+        // Slow start's per-ACK growth runs only while cwnd < ssthresh: ns-2 `tcp-vegas.cc`
+        // (`VegasTcpAgent::recv`) drops the increment once cwnd ≥ ssthresh, and Linux's
+        // `tcp_vegas_cong_avoid` asks `tcp_in_slow_start` (cwnd < ssthresh). A fast recovery
+        // leaves cwnd = ssthresh; from there the window moves only once per round.
+        let mut v = in_ca(10, VegasSpec::default());
+        assert_eq!(v.cwnd(), v.ssthresh());
+        v.on_ack(&ack(MSS, 100));
+        assert_eq!(pkts(&v), 10.0);
+        v.on_round(&round(100));
+        assert_eq!(pkts(&v), 11.0);
+    }
 }

@@ -518,4 +518,39 @@ mod tests {
         let rate = drops as f64 / n as f64;
         assert!(rate > 0.025 && rate < 0.05, "{rate}");
     }
+
+    #[test]
+    fn with_wait_the_drops_are_spaced_uniformly_between_one_and_two_over_p_b() {
+        // Floyd & Jacobson 1993 §7 spaces drops uniformly; with ns-2's `wait_` (red.cc
+        // `modify_p`) p_a = 0 while count·p_b < 1, then p_b/(2 − count·p_b) up to 1 as
+        // count·p_b reaches 2: with p_b = 0.05 the arrivals from one drop to the next are
+        // uniform between 1/p_b = 20 and 2/p_b = 40, mean 30 (±½ for where the float
+        // product count·p_b puts the end points). Over ~3 300 drops the mean's standard
+        // error is about 0.1.
+        let mut red = Red::new(RedParams::resolve(
+            &spec(),
+            Rate::mbps(40),
+            Dur::from_millis(10),
+        ));
+        red.p.w_q = 1e-12;
+        red.avg = 37.5; // p_b = 0.05
+        let mut rng = SimRng::stream(9, "red");
+        let mut gaps = Vec::new();
+        let mut since = 0u64;
+        for _ in 0..100_000 {
+            since += 1;
+            if red
+                .admit(SimTime(0), 1500, false, busy(38), &mut rng)
+                .is_err()
+            {
+                gaps.push(since);
+                since = 0;
+            }
+        }
+        // The first gap starts from the initial count, not from a drop.
+        let gaps = &gaps[1..];
+        assert!(gaps.iter().all(|g| (20..=40).contains(g)), "{gaps:?}");
+        let mean = gaps.iter().sum::<u64>() as f64 / gaps.len() as f64;
+        assert!((mean - 30.0).abs() < 1.0, "mean spacing {mean}");
+    }
 }

@@ -151,3 +151,47 @@ fn a_lost_handshake_packet_is_resent_after_the_report_timeout_without_a_reductio
     s.on_report(secs(9.5), &report(1, &[], secs(3.0), 0), &mut out);
     assert!((s.window(secs(9.5)) - 2.0).abs() < 1e-9);
 }
+
+#[test]
+fn the_sender_keeps_the_receivers_latest_estimate() {
+    // Each report carries the receiver's B̂ (docs/arc.md); the sender's is the latest.
+    let mut s = sending(125_000);
+    assert_eq!(s.bandwidth_estimate(), 125_000.0);
+    let mut out = Vec::new();
+    s.on_report(secs(5.0), &report(3, &[], secs(2.0), 90_000), &mut out);
+    assert_eq!(s.bandwidth_estimate(), 90_000.0);
+    // A full packet on the wire: MSS + header = 1460 + 40 bytes (the flow trace's window
+    // in bytes is the window in packets times this).
+    assert_eq!(s.packet_bytes(), PKT as u64);
+}
+
+#[test]
+fn a_finite_transfer_sends_its_packets_and_no_more() {
+    // An application with 4 packets of data: the handshake packet, then the other three
+    // once the window opens, and nothing beyond them however far the window grows.
+    let spec = ArcSpec {
+        app: crate::apps::TcpApp::Bulk {
+            size: Some(crate::units::Bytes(4 * 1460)),
+            start: crate::apps::StartSpec {
+                lo: SimTime::ZERO,
+                hi: SimTime::ZERO,
+            },
+        },
+        ..ArcSpec::default()
+    };
+    let app = SenderApp::new(&spec.app, SimRng::stream(1, "arc-tests"));
+    let mut s = ArcSender::new(
+        FlowId(0),
+        NodeId(1),
+        EndpointId(1),
+        spec,
+        Rate::mbps(1),
+        app,
+    );
+    let mut out = Vec::new();
+    s.on_timer(SimTime::ZERO, &mut out);
+    s.on_report(secs(2.0), &report(1, &[], SimTime::ZERO, 0), &mut out);
+    out.extend(run_until(&mut s, secs(5.0)));
+    let seqs: Vec<u64> = out.iter().map(|p| p.seq).collect();
+    assert_eq!(seqs, [0, 1, 2, 3]);
+}

@@ -137,3 +137,70 @@ impl UdpSink {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apps::StartSpec;
+    use crate::units::{Bytes, Rate};
+
+    /// The gaps between the first `n + 1` datagrams of a 1 Mb/s source of 1000-byte
+    /// datagrams (nominally one every 8 ms) with `jitter`, in milliseconds.
+    fn gaps_ms(jitter: f64, n: usize) -> Vec<f64> {
+        let spec = CbrSpec {
+            packet_size: Bytes(1000),
+            rate: Rate::mbps(1),
+            jitter,
+            start: StartSpec {
+                lo: SimTime::ZERO,
+                hi: SimTime::ZERO,
+            },
+            stop: None,
+        };
+        let rng = SimRng::stream(7, "udp-tests");
+        let mut s = UdpSource::new(FlowId(0), NodeId(1), EndpointId(1), &spec, rng);
+        let mut out = Vec::new();
+        while out.len() <= n {
+            s.on_timer(s.next_wakeup(), &mut out);
+        }
+        let ts: Vec<f64> = out.iter().map(|p| p.ts.secs() * 1e3).collect();
+        ts.windows(2).take(n).map(|w| w[1] - w[0]).collect()
+    }
+
+    #[test]
+    fn without_jitter_datagrams_leave_every_size_over_rate() {
+        // 1000 bytes at 1 Mb/s: 8 ms.
+        assert!(gaps_ms(0.0, 100).iter().all(|&g| (g - 8.0).abs() < 1e-9));
+    }
+
+    #[test]
+    fn jittered_gaps_stay_in_their_band_and_keep_the_mean_rate() {
+        // Each gap is the nominal 8 ms scaled by 1 + U(−j, +j) (the module doc): with j = ½
+        // every gap lies in [4, 12] ms, both halves of the band are used, and the mean of
+        // 20 000 gaps is 8 ms within 0.1 ms (its standard error is 8·½/√3/√20 000 ≈ 0.016 ms).
+        let gaps = gaps_ms(0.5, 20_000);
+        assert!(gaps.iter().all(|&g| (4.0..=12.0).contains(&g)));
+        assert!(gaps.iter().any(|&g| g < 5.0) && gaps.iter().any(|&g| g > 11.0));
+        let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+        assert!((mean - 8.0).abs() < 0.1, "mean gap {mean} ms");
+    }
+
+    #[test]
+    fn the_sink_reports_min_mean_and_max_one_way_delay() {
+        let mut sink = UdpSink::default();
+        assert!(sink.delay_stats().0.is_nan(), "no datagram yet");
+        for (sent_ms, arrived_ms) in [(0, 10), (5, 35), (10, 30)] {
+            let mut p = Packet::new(PacketKind::Udp, FlowId(0), NodeId(1), EndpointId(1), 1000);
+            p.ts = SimTime::ZERO + Dur::from_millis(sent_ms);
+            sink.on_packet(SimTime::ZERO + Dur::from_millis(arrived_ms), &p);
+        }
+        // Delays 10, 30 and 20 ms.
+        let (lo, mean, hi) = sink.delay_stats();
+        assert!(
+            (lo - 0.010).abs() < 1e-12
+                && (mean - 0.020).abs() < 1e-12
+                && (hi - 0.030).abs() < 1e-12
+        );
+        assert_eq!((sink.packets, sink.bytes), (3, 3000));
+    }
+}

@@ -347,11 +347,20 @@ mod tests {
 
     #[test]
     fn no_backoff_at_or_below_w0_nor_in_slow_start() {
-        let mut d = Daimd::new(DaimdSpec::default());
+        // One controller per condition: a slow-start ACK restarts the hold, so the two
+        // interleaved on one controller would hide a broken W0 test.
+        let mut at_w0 = Daimd::new(DaimdSpec::default());
+        let mut slow = Daimd::new(DaimdSpec::default());
         for t in (1000..2000).step_by(50) {
-            assert_eq!(d.on_ack(&ack(t, 200), 4_000.0, 1_000.0, MSS), None); // cwnd = W0
-            assert_eq!(d.on_ack(&ack(t, 200), 50_000.0, f64::MAX, MSS), None); // slow start
+            assert_eq!(at_w0.on_ack(&ack(t, 200), 4_000.0, 1_000.0, MSS), None); // cwnd = W0
+            assert_eq!(slow.on_ack(&ack(t, 200), 50_000.0, f64::MAX, MSS), None);
+            // slow start
         }
+        // One packet above W0 the same queueing delay does back off once it has held for T.
+        let mut above = Daimd::new(DaimdSpec::default());
+        assert!((1000..2000)
+            .step_by(50)
+            .any(|t| above.on_ack(&ack(t, 200), 5_000.0, 1_000.0, MSS).is_some()));
     }
 
     #[test]

@@ -473,15 +473,50 @@ mod tests {
             },
         ] {
             let mut c = in_ca(spec);
-            let unsampled = SubflowView {
-                active: false,
-                srtt: 0.0,
-                rate: 0.0,
-                ..sf(10.0, 0.1)
-            };
+            // Its entry as its siblings see it before its first RTT sample: not active.
+            let unsampled = c.view_entry(Dur::ZERO, true);
+            assert!(!unsampled.active);
             c.set_view(0, &[unsampled, sf(10.0, 0.1)]);
             c.on_ack(&AckEvent::for_test(2000, Dur::from_millis(100), 1000));
             assert!((c.cwnd - 10_200.0).abs() < 1e-9, "{spec:?}: {}", c.cwnd);
         }
+    }
+
+    #[test]
+    fn wvegas_moves_its_window_once_per_round_towards_its_queue_target() {
+        // Cao, Xu & Fu 2012 (and `mptcp_wvegas.c`): in congestion avoidance the window
+        // changes only at the end of a round, by one packet: up when the subflow keeps
+        // fewer than α_r packets queued, down when it keeps more. α_r is at most
+        // total_alpha = 10 packets. `in_ca` leaves cwnd = ssthresh, which is congestion
+        // avoidance (`tcp_in_slow_start`: cwnd < ssthresh).
+        let mut c = in_ca(CoupledSpec::Wvegas(WvegasSpec::default()));
+        // The window after each of a round's five ACKs (all with RTT `rtt_ms`), then after
+        // the round.
+        let mut round = |rtt_ms: u64| -> Vec<f64> {
+            let mut seen = Vec::new();
+            for _ in 0..5 {
+                c.on_ack(&AckEvent::for_test(1000, Dur::from_millis(rtt_ms), 1000));
+                seen.push(c.cwnd);
+            }
+            c.on_round(&RoundEvent {
+                now: SimTime::ZERO,
+                min_rtt_in_round: Some(Dur::from_millis(rtt_ms)),
+                delivered_in_round: Bytes(5000),
+                duration: Dur::from_millis(rtt_ms),
+            });
+            seen.push(c.cwnd);
+            seen
+        };
+        // Every sample at the base RTT: nothing queued, one packet more.
+        assert_eq!(
+            round(100),
+            [10_000.0, 10_000.0, 10_000.0, 10_000.0, 10_000.0, 11_000.0]
+        );
+        // 11 packets at 20 times the base RTT keep 11·1.9/2 ≈ 10.5 packets queued, above any
+        // α_r: one packet less.
+        assert_eq!(
+            round(2000),
+            [11_000.0, 11_000.0, 11_000.0, 11_000.0, 11_000.0, 10_000.0]
+        );
     }
 }

@@ -275,4 +275,23 @@ mod tests {
         assert!((out.cwnd - 21_000.0).abs() < 1e-6);
         assert!((out.ssthresh - 20_000.0).abs() < 1e-6);
     }
+
+    #[test]
+    fn the_rate_siblings_see_is_the_window_over_the_rounds_rtt() {
+        // x_r = w_r/RTT_r (Cao et al. 2012, the weight's numerator and its siblings'
+        // denominator terms): before any round, the window over the base RTT.
+        let mut w = Wvegas::new(WvegasSpec::default());
+        assert_eq!(w.rate(20_000.0), 0.0, "no RTT sample yet");
+        round(&mut w, 100, 3);
+        assert!((w.rate(20_000.0) - 200_000.0).abs() < 1e-6);
+        // A round at a mean RTT of 125 ms with 20 packets: 20 000 B / 0.125 s.
+        w.on_round(&[sf(20.0, 0.1)], 0, 20_000.0, 10_000.0, MSS);
+        round(&mut w, 125, 4);
+        w.on_round(&[sf(20.0, 0.1)], 0, 20_000.0, 10_000.0, MSS);
+        assert!(
+            (w.rate(21_000.0) - 160_000.0).abs() < 1e-6,
+            "{}",
+            w.rate(21_000.0)
+        );
+    }
 }

@@ -293,4 +293,21 @@ mod tests {
         assert_eq!(r.completion, Some(SimTime::ZERO));
         assert_eq!(r.cum(), 11);
     }
+
+    #[test]
+    fn the_first_out_of_order_chunk_is_sacked_at_once() {
+        // RFC 4960 §6.7: an endpoint that detects a gap in the TSNs it received SHOULD send
+        // a SACK with Gap Ack Blocks immediately (without DAC, RFC 4960 §6.2's every-second
+        // rule aside). TSNs 0 and 1 are SACKed together; TSN 3 opens the first gap and is
+        // SACKed alone, at once, reporting it.
+        let mut r = rx(false);
+        let mut out = Vec::new();
+        r.on_data(SimTime::ZERO, &data(0, 1), &mut out);
+        r.on_data(SimTime::ZERO, &data(1, 1), &mut out);
+        assert_eq!(out.len(), 1);
+        r.on_data(SimTime::ZERO, &data(3, 1), &mut out);
+        assert_eq!(out.len(), 2, "no SACK for the out-of-order TSN 3");
+        assert_eq!((out[1].seq, out[1].nsack), (2, 1));
+        assert_eq!(gap_block(&out[1], 0), (3, 4));
+    }
 }

@@ -202,3 +202,16 @@ fn fast_recovery_reduces_once_then_again_for_a_loss_after_its_exit_point() {
     assert_eq!(s.windows().paths[0].ssthresh, (cwnd / 2.0).max(4.0 * MTU));
     assert_eq!(s.windows().paths[0].cwnd, (cwnd / 2.0).max(4.0 * MTU));
 }
+
+#[test]
+fn after_t3_a_sack_that_frees_no_window_sends_nothing() {
+    // §6.1 rule B: nothing is sent to a destination with cwnd or more outstanding; only
+    // the T3 expiry's packet (§6.3.3 E3) and a fast retransmission's (§7.2.4 step 3)
+    // ignore the window. After the expiry TSN 0 fills the 1-MTU window; a SACK that
+    // acknowledges nothing new frees nothing, so the marked TSN 1 waits.
+    let (mut s, _) = association(8, None);
+    assert_eq!(expire(&mut s).1, [(0, true)]);
+    assert_eq!(sack(&mut s, ms(3100), 0, &[]), []);
+    // The SACK of TSN 0 frees it: TSN 1 goes, with the window grown in slow start.
+    assert_eq!(sack(&mut s, ms(3200), 1, &[]), [(1, true), (2, true)]);
+}

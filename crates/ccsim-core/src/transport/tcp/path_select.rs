@@ -405,4 +405,20 @@ mod tests {
         assert_eq!(v.choose(), 1, "RTT variation ignores propagation delay");
         assert_eq!(d.metrics(), vec![Some(9.0), Some(1.0)]);
     }
+
+    #[test]
+    fn the_refresh_keeps_each_paths_minimum_rtt() {
+        // RTT variation = srtt at the end of the last flow − the smallest RTT the source has
+        // ever seen on the path (ALGORITHMS.md §3.2.2 item 2): the refresh zeroes the metric
+        // but the minimum estimates propagation and stays. With R = 1 every choice refreshes.
+        let mut s = PathSelector::new(spec(SelectKind::RttVar, 1), 2, SimRng::stream(4, "t"));
+        s.record(1, outcome(100, 100, 0));
+        s.choose();
+        assert_eq!(s.metrics()[0], None, "refreshed");
+        // A later flow meets a standing queue: its own minimum is 150 ms, the path's stays
+        // 100 ms, so the queueing delay is 160 − 100 = 60 ms.
+        s.record(1, outcome(160, 150, 0));
+        let v = s.metrics()[0].unwrap();
+        assert!((v - 0.060).abs() < 1e-9, "{v}");
+    }
 }

@@ -491,4 +491,22 @@ mod tests {
         }
         assert_eq!(order, vec![0, 1, 2, 3, 5]);
     }
+
+    #[test]
+    fn a_sacked_segment_the_cumulative_ack_covers_no_longer_counts_towards_dupthresh() {
+        // RFC 6675 §4 IsLost(SeqNum): lost once DupThresh SACKed segments lie above it in
+        // the scoreboard, which holds only data above the cumulative ACK (SND.UNA). Segment
+        // 2 is SACKed, then the cumulative ACK passes it (0 and 1 were only reordered): with
+        // 5 and 6 SACKed, segments 3 and 4 have two SACKed segments above them, not three.
+        let mut b = board(10);
+        b.sack(2, 3);
+        assert_eq!(b.ack_to(3), 2);
+        b.sack(5, 7);
+        b.mark_lost(3);
+        assert!(!b.is_lost(3) && !b.is_lost(4));
+        // A third SACKed segment above them makes them lost (8, 5 and 6); 7 has one above.
+        b.sack(8, 9);
+        b.mark_lost(3);
+        assert!(b.is_lost(3) && b.is_lost(4) && !b.is_lost(7));
+    }
 }

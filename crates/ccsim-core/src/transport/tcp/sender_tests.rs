@@ -698,14 +698,10 @@ impl CongestionControl for AppLimitedLog {
     }
 }
 
-/// tcp_rate_check_app_limited (tcp_rate.c:194–208): when the application has nothing more
-/// to send, the window is not full and no lost segment waits, the sender is marked
-/// application-limited, and the segments it sends until that much is delivered give
-/// application-limited rate samples (`tcp_rate_skb_sent`, tcp_rate.c:40–70, records the
-/// mark with each segment; `tcp_rate_gen` ends it). Here the application is an
-/// MPTCP subflow's grant: 2 segments in a window of 10, then 2 more.
-#[test]
-fn segments_sent_after_the_application_ran_dry_give_application_limited_samples() {
+/// A SACK sender whose application is an MPTCP subflow's grant of `grant` segments, with a
+/// window of 10 segments (the log): opened at time 0 (BBR paces the first segment, so the
+/// rest leave at the first timer), and the log of its rate samples.
+fn granted_sender(grant: u64) -> (Tcp, AppLimitedLog) {
     let cfg = TcpSpec {
         // a controller that asks for rate samples, so that the sender keeps them
         cc: CcSpec::new(&crate::cc::bbr::KIND, &crate::cc::bbr::BbrConfig::default()),
@@ -713,7 +709,7 @@ fn segments_sent_after_the_application_ran_dry_give_application_limited_samples(
     };
     let app = SenderApp::new(&cfg.app, SimRng::stream(1, "sender-tests"));
     let mut s = TcpSender::new(FlowId(0), NodeId(1), EndpointId(1), cfg, app).with_grants();
-    s.set_grant(2);
+    s.set_grant(grant);
     let mut out = Vec::new();
     s.on_timer(SimTime::ZERO, &mut out);
     // BBR paces its first segments; the log's window is not paced.
@@ -724,6 +720,18 @@ fn segments_sent_after_the_application_ran_dry_give_application_limited_samples(
         sent: HashMap::new(),
     };
     assert_eq!(t.record(SimTime::ZERO, out), [New(0)]);
+    (t, log)
+}
+
+/// tcp_rate_check_app_limited (tcp_rate.c:194–208): when the application has nothing more
+/// to send, the window is not full and no lost segment waits, the sender is marked
+/// application-limited, and the segments it sends until that much is delivered give
+/// application-limited rate samples (`tcp_rate_skb_sent`, tcp_rate.c:40–70, records the
+/// mark with each segment; `tcp_rate_gen` ends it). Here the application is an
+/// MPTCP subflow's grant: 2 segments in a window of 10, then 2 more.
+#[test]
+fn segments_sent_after_the_application_ran_dry_give_application_limited_samples() {
+    let (mut t, log) = granted_sender(2);
     let mut out = Vec::new();
     t.s.on_timer(ms(1), &mut out);
     assert_eq!(t.record(ms(1), out), [New(1)]);
@@ -734,4 +742,26 @@ fn segments_sent_after_the_application_ran_dry_give_application_limited_samples(
     }
     // Segments 0 and 1 left before the mark, 2 and 3 inside it.
     assert_eq!(*log.0.lock().unwrap(), [false, false, true, true]);
+}
+
+/// The mark lasts until everything in flight when it was set is delivered: tcp_rate.c:206
+/// sets it to C.delivered + the packets in flight, and `tcp_rate_gen` (tcp_rate.c:123–124)
+/// ends it only once C.delivered exceeds that. With 4 segments in flight at the mark, an
+/// ACK for 2 of them (a delayed ACK, RFC 5681 §4.2) leaves the bubble open: the segments
+/// the application's new data then sends are application-limited.
+#[test]
+fn the_application_limited_mark_lasts_until_what_was_in_flight_is_delivered() {
+    let (mut t, log) = granted_sender(4);
+    let mut out = Vec::new();
+    t.s.on_timer(ms(1), &mut out);
+    // the grant is spent with 4 segments in flight and a window of 10: the mark is set
+    assert_eq!(t.record(ms(1), out), [New(1), New(2), New(3)]);
+    t.s.set_grant(6);
+    assert_eq!(t.ack(ms(100), 2), [New(4), New(5)]);
+    for cum in [4, 6] {
+        assert_eq!(t.ack(ms(100 + cum), cum), []);
+    }
+    // Segments 0–3 left before the mark, 4 and 5 inside it (2 of the 4 delivered when
+    // they left). Each ACK gives one sample, that of the latest segment it covers.
+    assert_eq!(*log.0.lock().unwrap(), [false, false, true]);
 }
