@@ -277,6 +277,13 @@ impl Schedule {
         if self.done[p].0.load(Ordering::Acquire) != k {
             return false; // the other thread ran it meanwhile
         }
+        // Again under the lock: the other thread may have run the part's last window
+        // between the first look at `finished` and the load of `k` (it sets `finished`
+        // before `done`, both under the lock), and `k` is then one past the end. Seen once
+        // at a load of 9: a part ran window 3 000 of 3 000.
+        if self.finished[p].load(Ordering::Acquire) {
+            return false;
+        }
         let goes_on = task(&mut part, p, k);
         if !goes_on {
             self.finished[p].store(true, Ordering::Release);
