@@ -552,6 +552,27 @@ mod tests {
         assert!(u.beta(1) < 1e-4);
     }
 
+    /// One destination: eq. (2) gives β = B/B = 1 whether or not the clamp is on (the
+    /// clamp is declared for several paths; with one its interval [1/(2n), 1 − 1/(2n)] would
+    /// be the single point ½ and override the equation).
+    #[test]
+    fn berp_beta_on_one_destination_is_eq_2s_whole_share() {
+        let t = |ms| SimTime::ZERO + Dur::from_millis(ms);
+        for clamp in [true, false] {
+            let mut w = berp(
+                1,
+                BerpSpec {
+                    beta_clamp: clamp,
+                    ..BerpSpec::default()
+                },
+            );
+            for ms in [0, 100, 200] {
+                w.on_bandwidth_sample(0, t(ms), 3000.0);
+            }
+            assert_eq!(w.beta(0), 1.0, "clamp {clamp}");
+        }
+    }
+
     #[test]
     fn berp_alpha_with_beta_half_is_lia_alpha() {
         let mut w = berp(
