@@ -63,3 +63,23 @@ def test_ecn_counts_reach_python():
     assert (flows["ecn_marks"] > 0).all() and (flows["ecn_reductions"] > 0).all()
     assert (flows["cc"] == "dctcp").all()
     assert int(flows["ecn_marks"].sum()) <= int(links.loc["r1->r2", "ecn_marks"])
+
+
+def test_probe_rtt_spacing_is_taken_within_each_seed(monkeypatch):
+    """Full mode runs the lone BBR flow with three seeds: the spacing of PROBE_RTT episodes
+    is each run's own (its series interleaved with the others' gave 1.6 s for 10.7 s)."""
+    import pandas as pd
+
+    from ccsim.experiments import modern_cc_bbr as m
+
+    rows = []
+    for seed, offset in [(1, 0.0), (2, 0.3), (3, 0.6)]:
+        for k in range(400):
+            t = 0.1 * k
+            # a window of 4 segments from each episode start at 10.5 + offset + 10.2·j for 0.3 s
+            low = any(0 <= t - (10.5 + offset + 10.2 * j) < 0.3 for j in range(3))
+            rows.append({"part": "bbr-alone", "seed": seed, "time_s": t,
+                         "cwnd_bytes": 4 * m.MSS if low else 80 * m.MSS})
+    series = pd.DataFrame(rows)
+    monkeypatch.setattr(m, "load_table", lambda df, table: series)
+    assert abs(m.probe_rtt_spacing(pd.DataFrame()) - 10.2) < 0.11

@@ -87,20 +87,24 @@ def max_queue(df: pd.DataFrame) -> float:
     return float(ls["queue_packets"].max())
 
 
-def probe_rtt_starts(df: pd.DataFrame) -> list[float]:
-    """Times at which the lone flow's window fell to 4 segments (PROBE_RTT), one per episode."""
-    s = _alone_series(df).sort_values("time_s")
+def probe_rtt_starts(series: pd.DataFrame) -> list[float]:
+    """Times at which one run's lone flow's window fell to 4 segments (PROBE_RTT), one per
+    episode (`series`: that run's rows of the flow series)."""
+    s = series.sort_values("time_s")
     low = (s["cwnd_bytes"] <= 4 * MSS).to_numpy()
     t = s["time_s"].to_numpy()
     return [float(t[i]) for i in range(len(t)) if low[i] and (i == 0 or not low[i - 1]) and t[i] > 1.0]
 
 
 def probe_rtt_spacing(df: pd.DataFrame) -> float:
-    """Mean time between the starts of consecutive PROBE_RTT episodes (s)."""
-    starts = probe_rtt_starts(df)
-    if len(starts) < 2:
-        return float("nan")
-    return (starts[-1] - starts[0]) / (len(starts) - 1)
+    """Mean time between the starts of consecutive PROBE_RTT episodes (s), within each seed's
+    run, averaged over seeds (the runs' series must not be interleaved: full mode has three)."""
+    spacings = []
+    for _, run in _alone_series(df).groupby("seed", observed=True):
+        starts = probe_rtt_starts(run)
+        if len(starts) >= 2:
+            spacings.append((starts[-1] - starts[0]) / (len(starts) - 1))
+    return sum(spacings) / len(spacings) if spacings else float("nan")
 
 
 def bbr_shares(df: pd.DataFrame) -> pd.DataFrame:
