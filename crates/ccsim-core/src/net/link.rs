@@ -38,8 +38,12 @@ use crate::units::{Bytes, Dur, Rate, SimTime};
 
 #[path = "link_account.rs"]
 mod link_account;
+#[path = "link_loss.rs"]
+mod link_loss;
 #[path = "link_sched.rs"]
 mod link_sched;
+
+use link_loss::Loss;
 use link_sched::SchedPipe;
 
 /// Initial capacity of a fast link's rings (powers of two; they double when full).
@@ -89,6 +93,15 @@ struct FastPipe {
 }
 
 impl FastPipe {
+    /// Whether `disc` admits a packet of `size` bytes whatever the pipe holds now: every
+    /// packet not yet counted out may still be held (an upper bound), and the accounting
+    /// ring has room (a full ring must be swept by the counting path).
+    #[inline(always)]
+    fn admits_uncounted(&self, disc: &QueueDisc, size: u64) -> bool {
+        self.ring.len() < self.ring.capacity()
+            && disc.admits_within(size, (self.ring.len() - self.done) as u64, self.held_bytes)
+    }
+
     /// Take an accepted packet of `size` bytes entering at `at`: its transmission starts
     /// when the link is free, and it reaches the far end `delay` after it ends. Returns its
     /// arrival time.
@@ -130,23 +143,6 @@ enum Pipe {
     Fast(FastPipe),
     PerHop(PerHopPipe),
     Sched(SchedPipe),
-}
-
-/// A link's loss model. The scripted list is boxed so that the enum has a plain tag: the
-/// hot path's `Loss::None` test is one compare, not a niche decoding.
-#[derive(Clone, Debug)]
-enum Loss {
-    None,
-    Bernoulli(f64),
-    Scripted(Box<ScriptedLoss>),
-}
-
-/// Scripted losses: the data packets (0-based, in arrival order) to drop.
-#[derive(Clone, Debug)]
-struct ScriptedLoss {
-    drop: Vec<u64>,
-    next: usize,
-    seen: u64,
 }
 
 /// A drop decided at a time after the end of the run, to be undone by `finish`.
@@ -234,20 +230,7 @@ impl Link {
         seed: u64,
         rng_label: &str,
     ) -> Link {
-        let loss = match loss {
-            LossSpec::None => Loss::None,
-            LossSpec::Bernoulli(p) => Loss::Bernoulli(*p),
-            LossSpec::Scripted(v) => {
-                let mut drop = v.clone();
-                drop.sort_unstable();
-                drop.dedup();
-                Loss::Scripted(Box::new(ScriptedLoss {
-                    drop,
-                    next: 0,
-                    seen: 0,
-                }))
-            }
-        };
+        let loss = Loss::of(loss);
         // Rings start small and double as a link's traffic needs (a link's share of the
         // set-up memory was 6.6 KB with rings of 64, most of a 4 096-flow dumbbell's).
         let pipe = match model {
@@ -275,7 +258,7 @@ impl Link {
                 idle_since: SimTime::ZERO,
             }),
         };
-        Link {
+        let mut link = Link {
             id,
             from,
             to,
@@ -300,13 +283,9 @@ impl Link {
             plain: true,
             quick: false,
             events: None,
-        }
-        .with_quick()
-    }
-
-    fn with_quick(mut self) -> Link {
-        self.refresh_quick();
-        self
+        };
+        link.refresh_quick();
+        link
     }
 
     /// Recompute `quick` after any of the things it sums up changed.
@@ -524,17 +503,11 @@ impl Link {
     }
 
     /// (Fast model.) Whether a packet of `size` bytes is admitted whatever the link holds
-    /// now: every packet not yet counted out may still be held (an upper bound), and the
-    /// accounting ring has room (a full ring must be swept by the counting path).
+    /// now (`FastPipe::admits_uncounted`).
     #[inline(always)]
     fn admitted_uncounted(&self, size: u64) -> bool {
         match &self.pipe {
-            Pipe::Fast(f) => {
-                f.ring.len() < f.ring.capacity()
-                    && self
-                        .disc
-                        .admits_within(size, (f.ring.len() - f.done) as u64, f.held_bytes)
-            }
+            Pipe::Fast(f) => f.admits_uncounted(&self.disc, size),
             Pipe::PerHop(_) | Pipe::Sched(_) => false,
         }
     }
@@ -561,23 +534,7 @@ impl Link {
 
     #[inline]
     fn loss_verdict(&mut self, pkt: &Packet) -> Option<DropCause> {
-        match &mut self.loss {
-            Loss::None => None,
-            Loss::Bernoulli(p) => self.loss_rng.bernoulli(*p).then_some(DropCause::RandomLoss),
-            Loss::Scripted(sc) => {
-                if !pkt.is_data() {
-                    return None;
-                }
-                let i = sc.seen;
-                sc.seen += 1;
-                if sc.next < sc.drop.len() && sc.drop[sc.next] == i {
-                    sc.next += 1;
-                    Some(DropCause::ScriptedLoss)
-                } else {
-                    None
-                }
-            }
-        }
+        self.loss.verdict(pkt, &mut self.loss_rng)
     }
 
     /// Offer a packet entering the link at `at` (`at ≥ now`; `at > now` only for a
@@ -594,18 +551,12 @@ impl Link {
         events: &mut EventQueue,
     ) -> Result<SimTime, DropCause> {
         self.stats.packets_in += 1;
+        // Up, no loss, plain fast pipe and DropTail: admitted uncounted unless near the
+        // limit or the accounting ring is full (then the general path below counts).
         if self.quick {
-            // Up, no loss, plain fast pipe and DropTail: admitted uncounted unless near the
-            // limit or the accounting ring is full (then the general path below counts).
             let tx = self.tx_time(pkt.size);
             if let Pipe::Fast(f) = &mut self.pipe {
-                if f.ring.len() < f.ring.capacity()
-                    && self.disc.admits_within(
-                        pkt.size as u64,
-                        (f.ring.len() - f.done) as u64,
-                        f.held_bytes,
-                    )
-                {
+                if f.admits_uncounted(&self.disc, pkt.size as u64) {
                     return Ok(f.accept_plain(at, pkt.size, tx, self.delay));
                 }
             }
@@ -822,29 +773,5 @@ impl Link {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::net::droptail::DropTail;
-    use crate::net::queue::QueueLimit;
-
-    #[test]
-    fn a_link_is_up_until_it_fails_and_again_once_restored() {
-        let mut l = Link::new(
-            LinkId(0),
-            NodeId(0),
-            NodeId(1),
-            Rate::mbps(10),
-            Dur::from_millis(10),
-            QueueDisc::DropTail(DropTail::new(QueueLimit::Packets(10))),
-            &LossSpec::None,
-            LinkModel::PerHop,
-            1,
-            "link:test",
-        );
-        assert!(l.is_up());
-        l.set_up(false);
-        assert!(!l.is_up());
-        l.set_up(true);
-        assert!(l.is_up());
-    }
-}
+#[path = "link_tests.rs"]
+mod tests;

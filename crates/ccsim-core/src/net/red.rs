@@ -496,17 +496,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn steady_average_drops_at_about_the_uniform_spacing_rate() {
-        // With avg fixed in the linear region, `wait` spacing gives one drop per about
-        // 1.5/p_b arrivals... measured over many arrivals, the rate is within [p_b/2, p_b].
+    /// The test RED with its average held at `avg` (a weight too small to move it).
+    fn red_at_fixed_average(avg: f64) -> Red {
         let mut red = Red::new(RedParams::resolve(
             &spec(),
             Rate::mbps(40),
             Dur::from_millis(10),
         ));
         red.p.w_q = 1e-12;
-        red.avg = 37.5; // p_b = 0.05
+        red.avg = avg;
+        red
+    }
+
+    #[test]
+    fn steady_average_drops_at_about_the_uniform_spacing_rate() {
+        // With avg fixed in the linear region, `wait` spacing gives one drop per about
+        // 1.5/p_b arrivals... measured over many arrivals, the rate is within [p_b/2, p_b].
+        let mut red = red_at_fixed_average(37.5); // p_b = 0.05
         let mut rng = SimRng::stream(9, "red");
         let n = 100_000;
         let drops = (0..n)
@@ -527,13 +533,7 @@ mod tests {
         // uniform between 1/p_b = 20 and 2/p_b = 40, mean 30 (±½ for where the float
         // product count·p_b puts the end points). Over ~3 300 drops the mean's standard
         // error is about 0.1.
-        let mut red = Red::new(RedParams::resolve(
-            &spec(),
-            Rate::mbps(40),
-            Dur::from_millis(10),
-        ));
-        red.p.w_q = 1e-12;
-        red.avg = 37.5; // p_b = 0.05
+        let mut red = red_at_fixed_average(37.5); // p_b = 0.05
         let mut rng = SimRng::stream(9, "red");
         let mut gaps = Vec::new();
         let mut since = 0u64;
