@@ -47,7 +47,6 @@ import bisect
 import json
 import os
 import re
-import struct
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -317,20 +316,7 @@ def acks_with_paths(evs: list[dict]) -> tuple[list[dict], dict]:
 
 def read_pcap(raw: bytes) -> list[tuple[int, int, int, int, int, int]]:
     """(sport, dport, seq, ack, tcp flags, payload) of each TCP/IPv4 frame of a classic pcap."""
-    out = []
-    off = 24
-    while off + 16 <= len(raw):
-        incl = struct.unpack_from("<I", raw, off + 8)[0]
-        f = raw[off + 16: off + 16 + incl]
-        off += 16 + incl
-        if len(f) < 54 or f[12:14] != b"\x08\x00" or f[23] != 6:
-            continue
-        ihl = (f[14] & 15) * 4
-        tot = struct.unpack_from(">H", f, 16)[0]
-        tcp = f[14 + ihl:]
-        sp, dp, seq, ack = struct.unpack_from(">HHII", tcp, 0)
-        out.append((sp, dp, seq, ack, tcp[13], tot - ihl - (tcp[12] >> 4) * 4))
-    return out
+    return [(sp, dp, seq, ack, fl, pl) for _t, sp, dp, seq, ack, fl, pl in S.pcap_tcp_frames(raw)]
 
 
 PSH, SYN = 0x08, 0x02

@@ -181,24 +181,29 @@ def kernel_stream(d: Path, sport: int = KB.SPORT0) -> dict:
     return {"acks": acks, "sends": sends, "n_seen_first": n_seen}
 
 
-def read_pcap(raw: bytes) -> list[tuple[float, int, int, int, int, int]]:
-    """(t_us, sport, dport, seq, ack, payload) of each TCP frame of a ccsim capture
-    (pcap with ns timestamps, Ethernet, IPv4)."""
+def pcap_tcp_frames(raw: bytes) -> list[tuple[float, int, int, int, int, int, int]]:
+    """(t_us, sport, dport, seq, ack, tcp flags, payload) of each TCP/IPv4 frame of a classic
+    pcap (Ethernet; ccsim's captures carry ns timestamps)."""
     out = []
     off = 24
     while off + 16 <= len(raw):
-        sec, nsec, incl, orig = struct.unpack_from("<IIII", raw, off)
+        sec, nsec, incl, _orig = struct.unpack_from("<IIII", raw, off)
         f = raw[off + 16: off + 16 + incl]
         off += 16 + incl
-        if len(f) < 14 + 20 or f[12:14] != b"\x08\x00" or f[23] != 6:
+        if len(f) < 14 + 20 + 20 or f[12:14] != b"\x08\x00" or f[23] != 6:
             continue
         ihl = (f[14] & 15) * 4
         tot = struct.unpack_from(">H", f, 16)[0]
         tcp = f[14 + ihl:]
         sp, dp, seq, ack = struct.unpack_from(">HHII", tcp, 0)
         doff = (tcp[12] >> 4) * 4
-        out.append((sec * 1e6 + nsec / 1e3, sp, dp, seq, ack, tot - ihl - doff))
+        out.append((sec * 1e6 + nsec / 1e3, sp, dp, seq, ack, tcp[13], tot - ihl - doff))
     return out
+
+
+def read_pcap(raw: bytes) -> list[tuple[float, int, int, int, int, int]]:
+    """(t_us, sport, dport, seq, ack, payload) of each TCP frame of a ccsim capture."""
+    return [(t, sp, dp, seq, ack, pl) for t, sp, dp, seq, ack, _fl, pl in pcap_tcp_frames(raw)]
 
 
 def ccsim_stream(scenario: str, cc: str, seed: int, seconds: float) -> dict:
