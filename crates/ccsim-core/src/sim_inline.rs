@@ -167,7 +167,12 @@ impl Simulation {
         self.delivered += 1;
         self.endpoints[ep.idx()].on_packet(at, pkt, &mut self.out);
         self.ep[ep.idx()].clock = at;
-        self.flush_at(now, at, ep);
+        // The links this endpoint's packets are offered to are fed by it alone, and nothing
+        // reads them before the horizon (`can_inline`): as far as they are concerned the
+        // time is now `at`, and they may forget packets that arrived by then. With the
+        // event's `now` instead, a run that stays inline (one connection, no samples)
+        // kept every packet of the run in its links' rings.
+        self.flush_at(at.max(now), at, ep);
     }
 
     /// Fire the endpoint's timers due before `t`, in order, each at its own time.
@@ -185,7 +190,7 @@ impl Simulation {
             );
             self.endpoints[ep.idx()].on_timer(due, &mut self.out);
             self.ep[ep.idx()].clock = due;
-            self.flush_at(now, due, ep);
+            self.flush_at(due.max(now), due, ep); // (as in `handle_inline`)
             if self.ep[ep.idx()].due == due {
                 // A timer that does not move on would loop; leave it to the event queue.
                 debug_assert!(false, "a timer fired at {due:?} is still due");

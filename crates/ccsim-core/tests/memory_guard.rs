@@ -127,3 +127,37 @@ fn a_dequeue_time_discipline_queue_outgrowing_the_limit_stops_the_run() {
         assert!(sim.now() < end, "{kind}: stopped before the end");
     }
 }
+
+/// One TCP connection over one duplex link runs inline from end to end (no samples, no
+/// other events): its links must still forget the packets that arrived. They forgot them
+/// only up to the event that started the inline run, so every packet of the run stayed in
+/// the rings (69 MB for ARC's 1 GB transfers; `sim_inline::handle_inline`).
+#[test]
+fn a_connection_that_runs_inline_throughout_keeps_only_its_packets_in_flight() {
+    let text = r#"
+        [simulation]
+        duration = "300s"
+        [trace]
+        links = "none"
+        flows = "none"
+        [[link]]
+        between = ["a", "b"]
+        rate = "10Mbps"
+        delay = "50ms"
+        queue = { kind = "droptail", limit = "100p" }
+        [[flow]]
+        from = "a"
+        to = "b"
+        transport = "tcp"
+        max_window = 60
+        app = { kind = "bulk" }
+        "#;
+    let sc = from_toml_str(text, "t").unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(sc).unwrap_or_else(|e| panic!("{e}"));
+    let end = sim.end_time();
+    sim.run_until(end);
+    let queued = sim.memory_in_use()[0];
+    assert_eq!(queued.0, "queued packets");
+    // About 250 000 packets crossed the link; a window of 60 needs rings of a few hundred.
+    assert!(queued.1 < 256 << 10, "the links hold {} bytes", queued.1);
+}

@@ -73,6 +73,11 @@ pub struct ArcSender {
     /// Latest bandwidth estimate from the receiver, bytes/s on the wire.
     bhat: f64,
     rtt_min: Option<Dur>,
+    /// `gain()` and `window_limit()`, functions of `rtt_min` only, kept with it
+    /// (`set_rtt_min`): the sending loop asks for them at every packet, and their
+    /// divisions were a fifth of a long run's CPU.
+    k: f64,
+    limit: f64,
     /// Holes below this packet do not trigger a reduction (sent before the last one).
     reduction_point: u64,
     sb: Scoreboard,
@@ -97,7 +102,7 @@ impl ArcSender {
         app: SenderApp,
     ) -> ArcSender {
         let size = (spec.mss + spec.header) as f64;
-        ArcSender {
+        let mut s = ArcSender {
             flow,
             dst,
             peer,
@@ -109,6 +114,8 @@ impl ArcSender {
             probing: Probing::Quick,
             bhat: 0.0,
             rtt_min: None,
+            k: 0.0,
+            limit: 0.0,
             reduction_point: 0,
             sb: Scoreboard::new(0),
             rtt: RttEstimator::new(spec.rto),
@@ -117,7 +124,9 @@ impl ArcSender {
             wake: None,
             stats: ArcStats::default(),
             spec,
-        }
+        };
+        s.set_rtt_min(None);
+        s
     }
 
     fn packet_size(&self) -> f64 {
@@ -145,6 +154,19 @@ impl ArcSender {
     /// only build queue). Quick probing would otherwise grow w without bound over a long
     /// RTT before any feedback.
     fn window_limit(&self) -> f64 {
+        self.limit
+    }
+
+    /// Set RTTmin and the terms that depend on it.
+    fn set_rtt_min(&mut self, rtt_min: Option<Dur>) {
+        self.rtt_min = rtt_min;
+        self.k = self
+            .rtt_min
+            .map_or(0.0, |r| 1.0 / (self.spec.gain_periods * r.secs().max(1e-9)));
+        self.limit = self.computed_window_limit();
+    }
+
+    fn computed_window_limit(&self) -> f64 {
         let mut cap = self.spec.window_cap.map_or(MAX_WINDOW, |c| c as f64);
         let k = self.gain();
         if k > 0.0 {
@@ -156,8 +178,7 @@ impl ArcSender {
 
     /// The gain k = 1/(gain_periods·RTTmin), per second (zero before RTTmin is known).
     pub fn gain(&self) -> f64 {
-        self.rtt_min
-            .map_or(0.0, |r| 1.0 / (self.spec.gain_periods * r.secs().max(1e-9)))
+        self.k
     }
 
     /// Packets sent and neither reported received nor declared lost.
@@ -280,9 +301,9 @@ impl ArcSender {
             // timeout estimator only.
             self.t0 = now;
             self.w0 = self.spec.init_window;
-            self.rtt_min = Some(r);
-        } else if pkt.flags & FLAG_ECHO_RETX == 0 {
-            self.rtt_min = self.rtt_min.map(|m| m.min(r));
+            self.set_rtt_min(Some(r));
+        } else if pkt.flags & FLAG_ECHO_RETX == 0 && self.rtt_min.is_some_and(|m| r < m) {
+            self.set_rtt_min(Some(r));
         }
         self.bhat = pkt.aux() as f64;
         let ack = pkt.seq.min(self.sb.end());

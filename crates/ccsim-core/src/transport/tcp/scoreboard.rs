@@ -99,6 +99,9 @@ impl Scoreboard {
 
     /// Cumulative ACK up to `ack` (exclusive). Returns segments removed that were not SACKed.
     pub fn ack_to(&mut self, ack: u64) -> u64 {
+        if ack <= self.base {
+            return 0; // nothing newly acknowledged (a duplicate ACK): no state changes
+        }
         if self.sacked == 0 && self.lost == 0 && self.retx == 0 {
             // No segment is flagged (the common case): all those removed are fresh.
             let n = ack.min(self.end()).saturating_sub(self.base);
@@ -131,7 +134,10 @@ impl Scoreboard {
         }
         self.base = self.base.max(ack.min(self.end()));
         let base = self.base;
-        self.ranges.retain(|r| r.1 > base);
+        // The ranges are sorted and disjoint: those wholly acknowledged are a prefix (a
+        // retain over all of them made every ACK cost the number of holes).
+        let gone = self.ranges.partition_point(|r| r.1 <= base);
+        self.ranges.drain(..gone);
         if let Some(first) = self.ranges.first_mut() {
             first.0 = first.0.max(base);
         }
