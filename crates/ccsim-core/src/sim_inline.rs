@@ -71,42 +71,40 @@ pub(super) fn inline_endpoints(
             };
         }
     }
-    // The routes each flow's packets actually take (its only pinned path, else the
-    // table's), for the in- and out-links of its endpoints.
-    let mut route_ends = Vec::with_capacity(sc.flows.len());
+    // The routes each flow's packets can take (its pinned paths, else the table's), for
+    // the in- and out-links of its endpoints: an end link counts only if every route has
+    // it (a MATCP source picks one of its paths per connection, but all of them leave and
+    // reach it through its own access link).
+    let mut out = vec![None; 2 * sc.flows.len()];
     for (i, f) in sc.flows.iter().enumerate() {
+        if !matches!(f.transport, TransportSpec::Tcp(_)) {
+            continue;
+        }
         let fid = FlowId(i as u32);
-        let (there, back) = match pinned.count(fid) {
-            0 => (
+        let routes: Vec<(Vec<LinkId>, Vec<LinkId>)> = match pinned.count(fid) {
+            0 => match (
                 fwd.path(&sc.links, f.from, f.to),
                 fwd.path(&sc.links, f.to, f.from),
-            ),
-            1 => (
-                Some(pinned.links(fid, 1, true)),
-                Some(pinned.links(fid, 1, false)),
-            ),
-            _ => (None, None),
+            ) {
+                (Some(there), Some(back)) => vec![(there, back)],
+                _ => continue,
+            },
+            n => (1..=n as u8)
+                .map(|k| (pinned.links(fid, k, true), pinned.links(fid, k, false)))
+                .collect(),
         };
-        route_ends.push((f, there, back));
-    }
-    let mut out = vec![None; 2 * sc.flows.len()];
-    for (i, (f, there, back)) in route_ends.into_iter().enumerate() {
-        let TransportSpec::Tcp(t) = &f.transport else {
-            continue;
-        };
-        if t.select.is_some() {
-            continue; // MATCP picks a path per connection
-        }
-        let (Some(there), Some(back)) = (there, back) else {
-            continue;
+        // The link every route has at one end, if there is one.
+        let common = |end: fn(&(Vec<LinkId>, Vec<LinkId>)) -> Option<LinkId>| {
+            let first = end(&routes[0])?;
+            routes.iter().all(|r| end(r) == Some(first)).then_some(first)
         };
         let (tx, rx) = (EndpointId(2 * i as u32), EndpointId(2 * i as u32 + 1));
-        let owns = |l: Option<&LinkId>, ep| l.is_some_and(|l| feed[l.idx()] == Feed::Endpoint(ep));
-        if owns(there.first(), tx) {
-            out[tx.idx()] = back.last().copied();
+        let owns = |l: Option<LinkId>, ep| l.is_some_and(|l| feed[l.idx()] == Feed::Endpoint(ep));
+        if owns(common(|r| r.0.first().copied()), tx) {
+            out[tx.idx()] = common(|r| r.1.last().copied());
         }
-        if owns(back.first(), rx) {
-            out[rx.idx()] = there.last().copied();
+        if owns(common(|r| r.1.first().copied()), rx) {
+            out[rx.idx()] = common(|r| r.0.last().copied());
         }
     }
     out

@@ -615,3 +615,95 @@ fn the_byte_queue_overflows() {
     let overflow = r.links[0].drops.0[ccsim_core::results::DropCause::QueueOverflow as usize];
     assert!(overflow > 20, "only {overflow} overflow drops");
 }
+
+/// MATCP's network in small: six sources on two edges, each flow with three labelled paths
+/// (one per bottleneck, RED on each) to one shared destination, on/off connections, every
+/// selector. A source leaves and is reached through its own access link whatever path a
+/// connection takes, so it runs inline; the destination's links are shared, so it does not.
+fn matcp_paths() -> Scenario {
+    let mut text = String::from(
+        r#"
+        [simulation]
+        duration = "20s"
+        seed = 5
+        [trace]
+        interval = "0s"
+        "#,
+    );
+    for p in 1..=3 {
+        let delay = 10 + 5 * p;
+        text += &format!(
+            r#"
+            [[link]]
+            from = "h{p}"
+            to = "t{p}"
+            rate = "4Mbps"
+            delay = "{delay}ms"
+            queue = {{ kind = "red", limit = "40p", min_th = 8, max_th = 20, max_p = 0.1, gentle = true }}
+            [[link]]
+            from = "t{p}"
+            to = "h{p}"
+            rate = "4Mbps"
+            delay = "{delay}ms"
+            [[link]]
+            between = ["t{p}", "k"]
+            rate = "100Mbps"
+            delay = "1ms"
+            "#
+        );
+        for e in 1..=2 {
+            text += &format!(
+                "[[link]]\nbetween = [\"e{e}\", \"h{p}\"]\nrate = \"100Mbps\"\ndelay = \"1ms\"\n"
+            );
+        }
+    }
+    let kinds = ["drop", "rttvar", "rtt", "wrtt", "drop", "wrtt"];
+    for (i, kind) in kinds.iter().enumerate() {
+        let e = 1 + i % 2;
+        text += &format!(
+            r#"
+            [[link]]
+            between = ["s{i}", "e{e}"]
+            rate = "100Mbps"
+            delay = "{d}ms"
+            [[flow]]
+            from = "s{i}"
+            to = "k"
+            transport = "tcp"
+            recovery = "sack1"
+            max_window = 16
+            delayed_ack = {dack}
+            paths = [["s{i}", "e{e}", "h1", "t1", "k"], ["s{i}", "e{e}", "h2", "t2", "k"], ["s{i}", "e{e}", "h3", "t3", "k"]]
+            select = {{ kind = "{kind}", refresh = 2 }}
+            app = {{ kind = "onoff", on = "1500ms", off = "700ms", start = ["0s", "{i}00ms"] }}
+            "#,
+            d = 1 + i,
+            dack = i % 3 != 0,
+        );
+    }
+    from_toml_str(&text, "matcp-paths").unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn matcp_sources_run_inline_and_match_the_per_hop_model() {
+    let sc = matcp_paths();
+    let sim = Simulation::new(sc.clone()).unwrap();
+    assert_eq!(sim.inline_endpoints(), sc.flows.len(), "every source, no destination");
+    for interval in [Dur(0), Dur(7_654_321)] {
+        let mut fast = sc.clone();
+        fast.trace.interval = interval;
+        let mut slow = fast.clone();
+        slow.link_model = LinkModel::PerHop;
+        let (a, b) = (run(&fast), run(&slow));
+        assert!(a.conservation.holds(), "{:?}", a.conservation);
+        // The connections came and went, on more than one path, and the queues dropped.
+        assert!(a.flows.iter().all(|f| f.connections > 2), "{:?}", a.flows);
+        assert!(a.flows.iter().all(|f| f.paths.iter().filter(|p| p.bytes_delivered > 0).count() > 1));
+        assert!(a.flows.iter().map(|f| f.retransmissions).sum::<u64>() > 0);
+        assert_eq!(
+            results_fingerprint(&a),
+            results_fingerprint(&b),
+            "sampling every {interval}"
+        );
+    }
+}
