@@ -242,3 +242,38 @@ def test_explain_lists_every_resolved_parameter_with_its_origin(scenario_file):
     assert (row("rto.max").value, row("rto.max").origin) == ('"60s"', "default")
     assert (row("cc.kind").value, row("recovery").value) == ('"reno"', '"newreno"')
     assert row("init_cwnd").value == "3"
+
+
+def test_plain_documents_take_the_short_way_to_the_same_json_text():
+    # `dumps_ready` skips json_ready's copy for a plain document; the text must be the one
+    # the copy gives, and anything json_ready converts or refuses must take its way.
+    import math
+
+    import numpy as np
+
+    from pathlib import Path
+
+    from ccsim.scenario import MAX_DEPTH, _plain, dumps_ready, json_ready
+
+    plain = {"simulation": {"duration": "10s", "seed": 3}, "flow": [{"name": "f", "paths": [("a", "b"), ["a", "c"]],
+             "rate": 1.5, "on": True, "x": None, "n": 7}], "link": []}
+    assert _plain(plain)
+    assert dumps_ready(plain) == json.dumps(json_ready(plain), allow_nan=False)
+    # a float subclass (numpy's float64) is written as the float it is, either way
+    assert dumps_ready({"x": np.float64(2.0)}) == json.dumps(json_ready({"x": np.float64(2.0)}))
+    for odd in ({"x": np.int64(2)}, {"x": math.inf}, {"x": [math.nan]},
+                {"x": {"y": Path("p")}}):
+        assert not _plain(odd), odd
+        assert dumps_ready(odd) == json.dumps(json_ready(odd), allow_nan=False)
+    assert not _plain({1: "a"})
+    with pytest.raises(ScenarioError, match="keys are strings"):
+        dumps_ready({1: "a"})
+    deep: dict = {}
+    d = deep
+    for _ in range(MAX_DEPTH + 2):
+        d["a"] = {}
+        d = d["a"]
+    assert not _plain(deep)
+    assert dumps_ready(deep, cut_deep=True) == json.dumps(json_ready(deep, cut_deep=True), allow_nan=False)
+    with pytest.raises(ScenarioError):
+        dumps_ready(deep)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ccsim import _core, paths
 from ccsim.exceptions import ScenarioError, scenario_error
-from ccsim.scenario import MAX_DEPTH, Scenario, _json_default, json_ready, load, read_text
+from ccsim.scenario import MAX_DEPTH, Scenario, _json_default, dumps_ready, json_ready, load, read_text
 from ccsim.sweep_backends import (
     BackendError,
     SweepOutcome,
@@ -245,7 +245,7 @@ class Plan:
         # the seed set: what copying the base, setting them and writing JSON gave, each point
         # copying and checking the whole document four times.
         # nesting checked (raises), as copy() did per point; then written as to_json writes it
-        base_json = json.dumps(json_ready(self.base.doc, source), allow_nan=False)
+        base_json = dumps_ready(self.base.doc, source)
         for combo in self.combinations():
             show.update(len(out))
             sc = self.base
