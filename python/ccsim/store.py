@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
     from ccsim.sweep import Point
 
@@ -61,10 +62,18 @@ class StoreError(ValueError):
     """The directory is not a store this sweep may write into, or not a store at all."""
 
 
-def table_bytes(df: pd.DataFrame) -> bytes:
-    """A DataFrame as Parquet bytes (what workers send back)."""
+def table_bytes(table: pd.DataFrame | pa.Table) -> bytes:
+    """A table as Parquet bytes (what workers send back): a DataFrame as ``to_parquet``
+    writes it (without its index), or a ``pyarrow.Table`` (``Result.arrow_table``) written
+    with the same options, which gives the same bytes for the table pandas would make."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     buf = io.BytesIO()
-    df.to_parquet(buf, engine="pyarrow", index=False)
+    if isinstance(table, pa.Table):
+        pq.write_table(table, buf, compression="snappy")  # pandas' to_parquet defaults
+    else:
+        table.to_parquet(buf, engine="pyarrow", index=False)
     return buf.getvalue()
 
 
