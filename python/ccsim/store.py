@@ -496,9 +496,64 @@ def _cell(v: Any) -> Any:
     return v
 
 
+# What a reader has parsed, keyed by a file's path and identity (inode, mtime, size): ccsim
+# replaces its files (``os.replace``), never changes one in place, so an entry is good while
+# the identity is. Reading a plan's tables reads its manifest and every point's record, and
+# an experiment's figures and claims read the same plans many times (a MATCP record is
+# ~200 kB: its scenario document; FAST + RIP's claims made 950 loads in one run).
+_READ_MANIFESTS: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+_READ_RECORDS: dict[str, tuple[tuple[int, int, int], dict[str, Any], str | None]] = {}
+_READ_CACHE_MAX = 200_000  # records: a few hundred bytes each
+#: The fields of a point record the readers use.
+_ROW_FIELDS = ("status", "error", "wall_s", "end_time_s", "events")
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _manifest_for_reading(root: Path) -> dict[str, Any]:
+    """The store's manifest as ``_read_manifest`` reads it (the returned dict is shared
+    between readers: not to be changed)."""
+    path = root / MANIFEST
+    try:
+        key = _identity(path.stat())
+    except OSError:
+        return _read_manifest(root)  # its located error
+    hit = _READ_MANIFESTS.get(str(path))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    try:
+        m = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        m = None
+    if m is None or _shape_problem(m) is not None:
+        return _read_manifest(root)  # rebuilt from the records (or its located error)
+    _READ_MANIFESTS[str(path)] = (key, m)
+    return m
+
+
+def _record_fields(rec_path: Path) -> tuple[dict[str, Any], str | None]:
+    """A point record's ``_ROW_FIELDS`` and what is wrong with it (``_read_record``); a
+    missing record is a pending point."""
+    try:
+        key = _identity(rec_path.stat())
+    except OSError:
+        return {"status": "pending"}, None
+    hit = _READ_RECORDS.get(str(rec_path))
+    if hit is not None and hit[0] == key:
+        return hit[1], hit[2]
+    rec, problem = _read_record(rec_path)
+    fields = {k: rec[k] for k in _ROW_FIELDS if k in rec}
+    if len(_READ_RECORDS) >= _READ_CACHE_MAX:
+        _READ_RECORDS.clear()
+    _READ_RECORDS[str(rec_path)] = (key, fields, problem)
+    return fields, problem
+
+
 def _point_rows(root: Path, plan: str | None) -> list[dict[str, Any]]:
     """Point records selected by ``plan``: ``"latest"``, ``"all"`` or a plan id."""
-    m = _read_manifest(root)
+    m = _manifest_for_reading(root)
     if plan == "all" or not m["plans"]:
         metas = {}
         for p in m["plans"]:
@@ -511,8 +566,7 @@ def _point_rows(root: Path, plan: str | None) -> list[dict[str, Any]]:
         metas = {meta["id"]: meta for meta in chosen.get("points", [])}
     rows = []
     for pid, meta in metas.items():
-        rec_path = root / POINTS / f"{pid}.json"
-        rec, problem = _read_record(rec_path) if rec_path.exists() else ({"status": "pending"}, None)
+        rec, problem = _record_fields(root / POINTS / f"{pid}.json")
         if problem is not None:
             rec = {"status": "pending", "error": problem}
         rows.append({**meta, "status": rec.get("status", "pending"), "error": rec.get("error"), "wall_s": rec.get("wall_s"),
@@ -572,7 +626,9 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
         if r["status"] != "ok" or not path.exists():
             continue
         try:
-            t = pq.read_table(path)
+            # one file's reader, without the dataset machinery of pq.read_table (~1 ms a
+            # file) or threads (the tables of a point are small)
+            t = pq.ParquetFile(path).read(use_threads=False)
         except (OSError, ValueError) as e:  # pyarrow's errors derive from these
             raise StoreError(
                 f"{path} is damaged ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
@@ -581,16 +637,21 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
         parts.append(t)
         owners.append(r)
         lengths.append(t.num_rows)
-    meta = meta_columns(owners)
     import numpy as np
 
-    reps = np.asarray(lengths, dtype=np.int64)
-    front = pd.DataFrame({k: np.repeat(np.asarray(v, dtype=object), reps) for k, v in meta.items()})
+    # The point columns, one row per point with rows, typed (the pandas conversions and
+    # inference see the same values as on the repeated rows), then repeated by a take: the
+    # same frame as typing the repeated rows, without a Python object per row (FAST + RIP's
+    # route series have 600 000 rows a plan).
+    with_rows = [i for i, n in enumerate(lengths) if n]
+    per_point = pd.DataFrame({k: np.asarray(v, dtype=object) for k, v in meta_columns([owners[i] for i in with_rows]).items()})
     for k in ("point", "replicate", "seed"):
-        front[k] = front[k].astype("int64")
-    front["point_id"] = front["point_id"].astype("string")
+        per_point[k] = per_point[k].astype("int64")
+    per_point["point_id"] = per_point["point_id"].astype("string")
     for k in override_keys + label_keys:
-        front[k] = front[k].infer_objects()
+        per_point[k] = per_point[k].infer_objects()
+    take = np.repeat(np.arange(len(with_rows), dtype=np.int64), np.asarray([lengths[i] for i in with_rows], dtype=np.int64))
+    front = per_point.take(take).reset_index(drop=True)
     if parts:
         body = pa.concat_tables(parts, promote_options="permissive").to_pandas()
     else:
@@ -598,7 +659,7 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
     for col in list(body.columns):
         if col in front.columns:  # a table column with an override's name: keep both
             body = body.rename(columns={col: f"{col}_"})
-    return sweep_frame(pd.concat([front.reset_index(drop=True), body.reset_index(drop=True)], axis=1))
+    return sweep_frame(pd.concat([front, body.reset_index(drop=True)], axis=1))
 
 
 _SWEEP_FRAME: Any = None
