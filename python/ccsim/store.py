@@ -28,6 +28,7 @@ import os
 import socket
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -504,6 +505,12 @@ def _cell(v: Any) -> Any:
 _READ_MANIFESTS: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 _READ_RECORDS: dict[str, tuple[tuple[int, int, int], dict[str, Any], str | None]] = {}
 _READ_CACHE_MAX = 200_000  # records: a few hundred bytes each
+# ... and the Arrow tables read (immutable, so shared safely), least recently used first,
+# up to READ_CACHE_BYTES of Arrow memory in all.
+_READ_TABLES: OrderedDict[str, tuple[tuple[int, int, int], pa.Table]] = OrderedDict()
+_read_tables_bytes = 0
+#: Arrow memory the readers keep of the tables they read (0: none).
+READ_CACHE_BYTES = 512 << 20
 #: The fields of a point record the readers use.
 _ROW_FIELDS = ("status", "error", "wall_s", "end_time_s", "events")
 
@@ -551,6 +558,40 @@ def _record_fields(rec_path: Path) -> tuple[dict[str, Any], str | None]:
     return fields, problem
 
 
+def _read_point_table(path: Path) -> pa.Table | None:
+    """A point's table (``None``: there is no such file), from the cache if unchanged."""
+    global _read_tables_bytes
+    import pyarrow.parquet as pq
+
+    try:
+        key = _identity(path.stat())
+    except OSError:
+        return None
+    hit = _READ_TABLES.get(str(path))
+    if hit is not None and hit[0] == key:
+        _READ_TABLES.move_to_end(str(path))
+        return hit[1]
+    try:
+        # one file's reader, without the dataset machinery of pq.read_table (~1 ms a file)
+        # or threads (a point's tables are small)
+        table = pq.ParquetFile(path).read(use_threads=False)
+    except (OSError, ValueError) as e:  # pyarrow's errors derive from these
+        raise StoreError(
+            f"{path} is damaged ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
+            "run the sweep again into this store to recompute the point"
+        ) from None
+    if table.nbytes <= READ_CACHE_BYTES:
+        old = _READ_TABLES.pop(str(path), None)
+        if old is not None:
+            _read_tables_bytes -= old[1].nbytes
+        _READ_TABLES[str(path)] = (key, table)
+        _read_tables_bytes += table.nbytes
+        while _read_tables_bytes > READ_CACHE_BYTES:
+            _, (_, dropped) = _READ_TABLES.popitem(last=False)
+            _read_tables_bytes -= dropped.nbytes
+    return table
+
+
 def _point_rows(root: Path, plan: str | None) -> list[dict[str, Any]]:
     """Point records selected by ``plan``: ``"latest"``, ``"all"`` or a plan id."""
     m = _manifest_for_reading(root)
@@ -589,7 +630,6 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
     """
     import pandas as pd
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     root = Path(root)
     if not (root / MANIFEST).exists():
@@ -622,18 +662,11 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
     owners: list[dict[str, Any]] = []
     lengths: list[int] = []
     for r in rows:
-        path = root / POINTS / f"{r['id']}.{table}.parquet"
-        if r["status"] != "ok" or not path.exists():
+        if r["status"] != "ok":
             continue
-        try:
-            # one file's reader, without the dataset machinery of pq.read_table (~1 ms a
-            # file) or threads (the tables of a point are small)
-            t = pq.ParquetFile(path).read(use_threads=False)
-        except (OSError, ValueError) as e:  # pyarrow's errors derive from these
-            raise StoreError(
-                f"{path} is damaged ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
-                "run the sweep again into this store to recompute the point"
-            ) from None
+        t = _read_point_table(root / POINTS / f"{r['id']}.{table}.parquet")
+        if t is None:
+            continue
         parts.append(t)
         owners.append(r)
         lengths.append(t.num_rows)
