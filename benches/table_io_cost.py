@@ -3,6 +3,7 @@ versions of ccsim side by side (issue #16's time budget; docs/reproduce.md, "Bud
 
     python benches/table_io_cost.py points --before DIR [--rounds 5] [STORE:COUNT ...]
     python benches/table_io_cost.py loads  --before DIR [--rounds 3] [STORE ...]
+    python benches/table_io_cost.py equal  --before DIR [STORE ...]
 
 ``DIR`` is the ``python`` directory of the other version (e.g. ``git archive main
 python/ccsim`` unpacked, with this build's ``_core`` copied in: the core is the same, only
@@ -15,7 +16,10 @@ process, the versions alternating for ``--rounds`` rounds; prints per store the 
 points of each point's median wall (ms), and the median of the per-point differences.
 ``loads``: one fresh process per (store, version) loads the whole store (every plan, and
 ``"all"``, of the tables it holds and ``points``), alternating versions; prints the median
-wall time. A benchmark, not a test: the machine's load average is printed with the figures.
+wall time. ``equal``: every frame ``load`` gives for every plan (and ``"all"``,
+``"latest"``) and table kind of each store, read by both versions in one process (the
+second "after" read from its caches), compared with ``assert_frame_equal(check_exact=True)``
+(dtypes, index, column order). A benchmark, not a test: the machine's load average is printed with the figures.
 """
 
 from __future__ import annotations
@@ -125,9 +129,35 @@ def loads(args: argparse.Namespace) -> None:
               f"   load average {os.getloadavg()[0]:.2f}", flush=True)
 
 
+def equal(args: argparse.Namespace) -> None:
+    import importlib.util
+
+    import ccsim.store as new
+    from pandas.testing import assert_frame_equal
+
+    spec = importlib.util.spec_from_file_location("store_before", Path(args.before) / "ccsim" / "store.py")
+    old = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(old)  # type: ignore[union-attr]
+    total = 0
+    for exp in args.items or DEFAULT_STORES:
+        root = Path(args.stores) / exp / "store"
+        plans = ["all", "latest"] + [p["plan_id"] for p in json.loads((root / "manifest.json").read_text())["plans"]]
+        n = 0
+        for plan in plans:
+            for table in ("points", *new.TABLES):
+                a = old.load(root, table, plan)
+                for b in (new.load(root, table, plan), new.load(root, table, plan)):
+                    assert_frame_equal(a, b, check_exact=True, check_frame_type=False)
+                    assert type(a).__name__ == type(b).__name__ and a.attrs == b.attrs
+                n += 1
+        total += n
+        print(f"{exp}: {n} frames equal ({len(plans)} plans x {1 + len(new.TABLES)} tables)", flush=True)
+    print(f"all equal: {total} frames")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("points", "loads"))
+    ap.add_argument("what", choices=("points", "loads", "equal"))
     ap.add_argument("items", nargs="*", help="STORE:COUNT (points) or STORE (loads)")
     ap.add_argument("--before", required=True, help="the python/ directory of the version to compare against")
     ap.add_argument("--stores", default="/tmp/full_s8")
@@ -138,7 +168,7 @@ def main() -> None:
     if before == after:
         sys.exit(f"--before {args.before} imports the same ccsim as this interpreter ({after})")
     print(f"before: {before}\nafter:  {after}\nload average at start {os.getloadavg()[0]:.2f}", flush=True)
-    (points if args.what == "points" else loads)(args)
+    {"points": points, "loads": loads, "equal": equal}[args.what](args)
     print(f"load average at end {os.getloadavg()[0]:.2f}")
 
 
