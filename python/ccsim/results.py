@@ -6,11 +6,12 @@ pandas is imported when a table is first asked for, so code that only needs the 
 
 from __future__ import annotations
 
+import functools
 import json
 from functools import cached_property
 from pathlib import Path
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -196,12 +197,27 @@ class RawResultLike(Protocol):
     def table(self, name: str) -> dict[str, bytes]: ...
 
 
-def _column(values: list[Any], kind: str) -> Any:
-    """One summary column as a numpy array (or pandas string array) of the given kind."""
-    import pandas as pd
+class _Codes(NamedTuple):
+    """A categorical column before it is a pandas or Arrow one: ``codes`` into ``names``
+    (-1: missing); ``string_index``: the categories are a pandas string-dtype Index (else
+    the dtype pandas infers from a list of names)."""
 
+    codes: np.ndarray
+    names: list[str]
+    string_index: bool = True
+
+
+# A table's columns, in order, before pandas or Arrow: a numpy array (int64, float64, or
+# what numpy picked for a field this module does not know), a list of str (pandas' string
+# dtype), or _Codes (a categorical). The frames ``Result`` gives and the Parquet bytes a sweep
+# worker writes are both made from these (``_frame``, ``_arrow_table``).
+_Columns = dict[str, Any]
+
+
+def _column(values: list[Any], kind: str) -> Any:
+    """One summary column as a numpy array (or a list of str) of the given kind."""
     if kind == "str":
-        return pd.array(["" if v is None else str(v) for v in values], dtype="string")
+        return ["" if v is None else str(v) for v in values]
     if kind == "int64":
         return np.array([0 if v is None else v for v in values], dtype=np.int64)
     if kind == "float64":  # JSON null (NaN, or a missing Option) → NaN
@@ -210,10 +226,24 @@ def _column(values: list[Any], kind: str) -> Any:
     return np.array(values)
 
 
-def _records_frame(rows: list[dict[str, Any]], fields: dict[str, str]) -> pd.DataFrame:
+def _frame(cols: _Columns) -> pd.DataFrame:
+    """The pandas DataFrame of a table's columns."""
     import pandas as pd
 
     data: dict[str, Any] = {}
+    for name, v in cols.items():
+        if isinstance(v, list):
+            data[name] = pd.array(v, dtype="string")
+        elif isinstance(v, _Codes):
+            categories = pd.Index(v.names, dtype="string") if v.string_index else v.names
+            data[name] = pd.Categorical.from_codes(v.codes, categories=categories)
+        else:
+            data[name] = v
+    return pd.DataFrame(data)
+
+
+def _records_columns(rows: list[dict[str, Any]], fields: dict[str, str]) -> _Columns:
+    data: _Columns = {}
     extra_fields = [k for row in rows[:1] for k in row if k not in fields]
     for name, kind in list(fields.items()) + [(k, "auto") for k in extra_fields]:
         if kind == "skip":
@@ -227,29 +257,117 @@ def _records_frame(rows: list[dict[str, Any]], fields: dict[str, str]) -> pd.Dat
                 data[f"queue_delay_{st}"] = _column([(row.get(name) or {}).get(st) for row in rows], "float64")
         else:
             data[name] = _column([row.get(name) for row in rows], kind)
-    return pd.DataFrame(data)
+    return data
+
+
+def _records_frame(rows: list[dict[str, Any]], fields: dict[str, str]) -> pd.DataFrame:
+    return _frame(_records_columns(rows, fields))
+
+
+def _series_columns(table: dict[str, bytes], key: str, names: list[str], columns: tuple[str, ...]) -> _Columns:
+    """A time series' columns; the ``key`` column (flow/link index) becomes a categorical of names."""
+    arrays = {name: np.frombuffer(buf, dtype="<f8") for name, buf in table.items()}
+    n = len(next(iter(arrays.values()))) if arrays else 0
+    data: _Columns = {}
+    for col in columns:
+        values = arrays.get(col, np.empty(n, dtype=np.float64))
+        if col == key:
+            data[col] = _Codes(values.astype(np.int32), names)
+        else:
+            data[col] = values.astype(np.float64, copy=False)
+    for col, values in arrays.items():  # columns the core adds later
+        if col not in data:
+            data[col] = values
+    return data
 
 
 def _series_frame(
     table: dict[str, bytes], key: str, names: list[str], columns: tuple[str, ...]
 ) -> pd.DataFrame:
     """A time-series frame; the ``key`` column (flow/link index) becomes a categorical of names."""
-    import pandas as pd
+    return _frame(_series_columns(table, key, names, columns))
 
-    arrays = {name: np.frombuffer(buf, dtype="<f8") for name, buf in table.items()}
-    n = len(next(iter(arrays.values()))) if arrays else 0
-    data: dict[str, Any] = {}
-    for col in columns:
-        values = arrays.get(col, np.empty(n, dtype=np.float64))
-        if col == key:
-            codes = values.astype(np.int32)
-            data[col] = pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype="string"))
+
+def _codes_dtype(n: int) -> type:
+    """The integer type pandas keeps a categorical's codes in for ``n`` categories (the
+    smallest that holds them: pandas' ``coerce_indexer_dtype``), which ``to_parquet``
+    writes as the Arrow dictionary's index type."""
+    for t in (np.int8, np.int16, np.int32):
+        if n < np.iinfo(t).max:
+            return t
+    return np.int64
+
+
+@functools.cache
+def _pandas_arrow_types() -> dict[str, Any]:
+    """How ``pyarrow.Table.from_pandas`` converts this pandas' string columns and the
+    categories of a categorical (their Arrow type and pandas metadata depend on pandas'
+    string storage): asked once of a one-row frame."""
+    import pandas as pd
+    import pyarrow as pa
+
+    probe = pd.DataFrame({
+        "str": pd.array(["a"], dtype="string"),
+        "cat_string": pd.Categorical.from_codes([0], categories=pd.Index(["a"], dtype="string")),
+        "cat_list": pd.Categorical.from_codes([0], categories=["a"]),
+    })
+    table = pa.Table.from_pandas(probe, preserve_index=False)
+    described = {c["name"]: c for c in json.loads(table.schema.metadata[b"pandas"])["columns"]}
+    return {
+        "str": (table.schema.field("str").type, described["str"]["pandas_type"], described["str"]["numpy_type"]),
+        "cat_string": table.schema.field("cat_string").type.value_type,
+        "cat_list": table.schema.field("cat_list").type.value_type,
+    }
+
+
+def _arrow_table(cols: _Columns) -> Any:
+    """A table's columns as the ``pyarrow.Table`` that ``pyarrow.Table.from_pandas`` makes of
+    ``_frame(cols)`` (``preserve_index=False``): the same Arrow types, NaN stored as null, and
+    the same ``pandas`` schema metadata, so Parquet written from it is byte for byte what
+    ``DataFrame.to_parquet`` writes and reads back as the same frame -- without building the
+    frame and converting it (most of a small sweep point's cost). ``None`` for a column this
+    does not know how to convert (the caller goes through pandas)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    kinds = _pandas_arrow_types()
+    arrays: list[Any] = []
+    described: list[dict[str, Any]] = []
+    for name, v in cols.items():
+        meta: Any = None
+        if isinstance(v, list):
+            str_type, pandas_type, numpy_type = kinds["str"]
+            arr = pa.array(v, type=str_type)
+        elif isinstance(v, _Codes):
+            codes = np.asarray(v.codes)
+            if len(codes) and (codes.min() < -1 or codes.max() >= len(v.names)):
+                raise ValueError("codes need to be between -1 and len(categories)-1")
+            codes = codes.astype(_codes_dtype(len(v.names)))
+            missing = codes < 0
+            indices = pa.array(codes, mask=missing) if missing.any() else pa.array(codes)
+            names = pa.array(v.names, type=kinds["cat_string" if v.string_index else "cat_list"])
+            arr = pa.DictionaryArray.from_arrays(indices, names)
+            pandas_type, numpy_type = "categorical", str(codes.dtype)
+            meta = {"num_categories": len(v.names), "ordered": False}
+        elif isinstance(v, np.ndarray) and v.dtype == np.float64:
+            arr = pa.array(v, from_pandas=True)  # NaN → null, as from_pandas does
+            pandas_type = numpy_type = "float64"
+        elif isinstance(v, np.ndarray) and v.dtype == np.int64:
+            arr = pa.array(v)
+            pandas_type = numpy_type = "int64"
         else:
-            data[col] = values.astype(np.float64, copy=False)
-    for col, values in arrays.items():  # columns the core adds later
-        if col not in data:
-            data[col] = values
-    return pd.DataFrame(data)
+            return None
+        arrays.append(arr)
+        described.append({"name": name, "field_name": name, "pandas_type": pandas_type, "numpy_type": numpy_type, "metadata": meta})
+    pandas_meta = {
+        "index_columns": [],
+        "column_indexes": [],
+        "columns": described,
+        "attributes": {},
+        "creator": {"library": "pyarrow", "version": pa.__version__},
+        "pandas_version": pd.__version__,
+    }
+    return pa.Table.from_arrays(arrays, names=list(cols), metadata={b"pandas": json.dumps(pandas_meta).encode()})
 
 
 #: The frames ``save`` writes (and ``load`` reads back), as ``<name>.parquet``.
@@ -335,43 +453,35 @@ class Result:
     @cached_property
     def flows(self) -> pd.DataFrame:
         """One row per flow (columns ``FLOW_COLUMNS``; drops by cause as ``drops_<cause>``)."""
-        return _records_frame(self.summary.get("flows", []), _FLOW_FIELDS)
+        return self._frame("flows")
 
     @cached_property
     def links(self) -> pd.DataFrame:
         """One row per directed link (columns ``LINK_COLUMNS``)."""
-        return _records_frame(self.summary.get("links", []), _LINK_FIELDS)
+        return self._frame("links")
 
     @cached_property
     def paths(self) -> pd.DataFrame:
         """One row per (flow, pinned path) for flows with ``paths`` (columns ``PATH_COLUMNS``:
         flow, path number, bytes delivered over it, connections that used it)."""
-        rows = [{"flow": f["name"], **p} for f in self.summary.get("flows", []) for p in f.get("paths") or []]
-        return _records_frame(rows, _PATH_FIELDS)
+        return self._frame("paths")
 
     @cached_property
     def flow_series(self) -> pd.DataFrame:
         """time_s, flow (categorical flow name), cwnd_bytes, ssthresh_bytes, srtt_s, rate_bps."""
-        names = [f["name"] for f in self.summary.get("flows", [])]
-        return _series_frame(self._raw.table("flows"), "flow", names, FLOW_SERIES_COLUMNS)
+        return self._frame("flow_series")
 
     @cached_property
     def link_series(self) -> pd.DataFrame:
         """time_s, link (categorical link name), queue_packets, queue_bytes."""
-        names = [lk["name"] for lk in self.summary.get("links", [])]
-        return _series_frame(self._raw.table("links"), "link", names, LINK_SERIES_COLUMNS)
+        return self._frame("link_series")
 
     @cached_property
     def path_series(self) -> pd.DataFrame:
         """Per-path samples of multipath flows (SCTP/CMT): time_s, flow (categorical), path
         (1-based), cwnd_bytes, ssthresh_bytes, srtt_s, bwe_bps, beta, alpha. Empty when no
         flow has paths (or the core predates the table)."""
-        names = [f["name"] for f in self.summary.get("flows", [])]
-        try:
-            table = self._raw.table("paths")
-        except KeyError:
-            table = {c: b"" for c in PATH_SERIES_COLUMNS}
-        return _series_frame(table, "flow", names, PATH_SERIES_COLUMNS)
+        return self._frame("path_series")
 
     @cached_property
     def route_series(self) -> pd.DataFrame:
@@ -381,33 +491,74 @@ class Result:
         adaptive routing."""
         import pandas as pd
 
-        routing = self.summary.get("routing")
-        if not routing:
+        if not self.summary.get("routing"):
             return pd.DataFrame({c: [] for c in ROUTE_SERIES_COLUMNS})
-        names = routing["nodes"]
-        raw = self._raw.table("routes")
-        cols = {c: np.frombuffer(raw[c], dtype="<f8") for c in ROUTE_SERIES_COLUMNS}
-        df = pd.DataFrame(cols)
-        for c in ("node", "dest", "next_hop"):
-            df[c] = pd.Categorical.from_codes(df[c].astype(int), categories=names)
-        return df
+        return self._frame("route_series")
 
     @cached_property
     def backoffs(self) -> pd.DataFrame:
         """MPTCP subflow window reductions: time_s, flow (categorical subflow row name such as
         ``mp/sf1``), cause (``loss``, ``timeout``, DAIMD's ``delay``, wVegas's ``drain``),
         cwnd_before_bytes, cwnd_after_bytes. Empty without MPTCP flows."""
-        import pandas as pd
+        return self._frame("backoffs")
 
-        names = [f["name"] for f in self.summary.get("flows", [])]
-        try:
-            raw = self._raw.table("backoffs")
-        except KeyError:  # a stand-in or an older core without the table
-            raw = {}
-        df = _series_frame(raw, "flow", names, BACKOFF_COLUMNS)
-        codes = df["cause"].to_numpy().astype(np.int32) if len(df) else np.empty(0, dtype=np.int32)
-        df["cause"] = pd.Categorical.from_codes(codes, categories=list(BACKOFF_CAUSES))
-        return df
+    #: The tables made from the summary and the core's columns (``_columns``).
+    _COLUMNAR = ("flows", "links", "paths", "flow_series", "link_series", "path_series", "route_series", "backoffs")
+
+    def _frame(self, name: str) -> pd.DataFrame:
+        return _frame(self._columns(name))
+
+    def _columns(self, name: str) -> _Columns:
+        """The columns of the table ``name`` (one of ``_COLUMNAR``; ``route_series`` only
+        with adaptive routing), from which both its frame and its Arrow table are made."""
+        summary = self.summary
+        flow_names = [f["name"] for f in summary.get("flows", [])]
+        if name == "flows":
+            return _records_columns(summary.get("flows", []), _FLOW_FIELDS)
+        if name == "links":
+            return _records_columns(summary.get("links", []), _LINK_FIELDS)
+        if name == "paths":
+            rows = [{"flow": f["name"], **p} for f in summary.get("flows", []) for p in f.get("paths") or []]
+            return _records_columns(rows, _PATH_FIELDS)
+        if name == "flow_series":
+            return _series_columns(self._raw.table("flows"), "flow", flow_names, FLOW_SERIES_COLUMNS)
+        if name == "link_series":
+            link_names = [lk["name"] for lk in summary.get("links", [])]
+            return _series_columns(self._raw.table("links"), "link", link_names, LINK_SERIES_COLUMNS)
+        if name == "path_series":
+            try:
+                table = self._raw.table("paths")
+            except KeyError:
+                table = {c: b"" for c in PATH_SERIES_COLUMNS}
+            return _series_columns(table, "flow", flow_names, PATH_SERIES_COLUMNS)
+        if name == "route_series":
+            nodes = summary["routing"]["nodes"]
+            raw = self._raw.table("routes")
+            cols: _Columns = {c: np.frombuffer(raw[c], dtype="<f8") for c in ROUTE_SERIES_COLUMNS}
+            for c in ("node", "dest", "next_hop"):
+                cols[c] = _Codes(cols[c].astype(int), nodes, string_index=False)
+            return cols
+        if name == "backoffs":
+            try:
+                raw = self._raw.table("backoffs")
+            except KeyError:  # a stand-in or an older core without the table
+                raw = {}
+            cols = _series_columns(raw, "flow", flow_names, BACKOFF_COLUMNS)
+            cause = cols["cause"]
+            codes = cause.astype(np.int32) if len(cause) else np.empty(0, dtype=np.int32)
+            cols["cause"] = _Codes(codes, list(BACKOFF_CAUSES), string_index=False)
+            return cols
+        raise KeyError(name)
+
+    def arrow_table(self, name: str) -> Any:
+        """The table ``name`` (``flows``, ``links``, ``paths``, a series or ``backoffs``) as a
+        ``pyarrow.Table`` carrying pandas' schema metadata: Parquet written from it is what
+        ``getattr(self, name).to_parquet(index=False)`` writes, made without pandas (what a
+        sweep worker stores). ``None`` where the table has a column only pandas converts
+        (the caller then writes the frame)."""
+        if name == "route_series" and not self.summary.get("routing"):
+            return None  # the empty frame's columns have no type
+        return _arrow_table(self._columns(name))
 
     def _event_frame(self, attr: str) -> pd.DataFrame:
         """One event table as a frame: index columns become categoricals of names (NaN where

@@ -28,12 +28,14 @@ import os
 import socket
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
     from ccsim.sweep import Point
 
@@ -61,10 +63,18 @@ class StoreError(ValueError):
     """The directory is not a store this sweep may write into, or not a store at all."""
 
 
-def table_bytes(df: pd.DataFrame) -> bytes:
-    """A DataFrame as Parquet bytes (what workers send back)."""
+def table_bytes(table: pd.DataFrame | pa.Table) -> bytes:
+    """A table as Parquet bytes (what workers send back): a DataFrame as ``to_parquet``
+    writes it (without its index), or a ``pyarrow.Table`` (``Result.arrow_table``) written
+    with the same options, which gives the same bytes for the table pandas would make."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     buf = io.BytesIO()
-    df.to_parquet(buf, engine="pyarrow", index=False)
+    if isinstance(table, pa.Table):
+        pq.write_table(table, buf, compression="snappy")  # pandas' to_parquet defaults
+    else:
+        table.to_parquet(buf, engine="pyarrow", index=False)
     return buf.getvalue()
 
 
@@ -487,9 +497,104 @@ def _cell(v: Any) -> Any:
     return v
 
 
+# What a reader has parsed, keyed by a file's path and identity (inode, mtime, size): ccsim
+# replaces its files (``os.replace``), never changes one in place, so an entry is good while
+# the identity is. Reading a plan's tables reads its manifest and every point's record, and
+# an experiment's figures and claims read the same plans many times (a MATCP record is
+# ~200 kB: its scenario document; FAST + RIP's claims made 950 loads in one run).
+_READ_MANIFESTS: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+_READ_RECORDS: dict[str, tuple[tuple[int, int, int], dict[str, Any], str | None]] = {}
+_READ_CACHE_MAX = 200_000  # records: a few hundred bytes each
+# ... and the Arrow tables read (immutable, so shared safely), least recently used first,
+# up to READ_CACHE_BYTES of Arrow memory in all.
+_READ_TABLES: OrderedDict[str, tuple[tuple[int, int, int], pa.Table]] = OrderedDict()
+_read_tables_bytes = 0
+#: Arrow memory the readers keep of the tables they read (0: none).
+READ_CACHE_BYTES = 512 << 20
+#: The fields of a point record the readers use.
+_ROW_FIELDS = ("status", "error", "wall_s", "end_time_s", "events")
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def _manifest_for_reading(root: Path) -> dict[str, Any]:
+    """The store's manifest as ``_read_manifest`` reads it (the returned dict is shared
+    between readers: not to be changed)."""
+    path = root / MANIFEST
+    try:
+        key = _identity(path.stat())
+    except OSError:
+        return _read_manifest(root)  # its located error
+    hit = _READ_MANIFESTS.get(str(path))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    try:
+        m = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        m = None
+    if m is None or _shape_problem(m) is not None:
+        return _read_manifest(root)  # rebuilt from the records (or its located error)
+    _READ_MANIFESTS[str(path)] = (key, m)
+    return m
+
+
+def _record_fields(rec_path: Path) -> tuple[dict[str, Any], str | None]:
+    """A point record's ``_ROW_FIELDS`` and what is wrong with it (``_read_record``); a
+    missing record is a pending point."""
+    try:
+        key = _identity(rec_path.stat())
+    except OSError:
+        return {"status": "pending"}, None
+    hit = _READ_RECORDS.get(str(rec_path))
+    if hit is not None and hit[0] == key:
+        return hit[1], hit[2]
+    rec, problem = _read_record(rec_path)
+    fields = {k: rec[k] for k in _ROW_FIELDS if k in rec}
+    if len(_READ_RECORDS) >= _READ_CACHE_MAX:
+        _READ_RECORDS.clear()
+    _READ_RECORDS[str(rec_path)] = (key, fields, problem)
+    return fields, problem
+
+
+def _read_point_table(path: Path) -> pa.Table | None:
+    """A point's table (``None``: there is no such file), from the cache if unchanged."""
+    global _read_tables_bytes
+    import pyarrow.parquet as pq
+
+    try:
+        key = _identity(path.stat())
+    except OSError:
+        return None
+    hit = _READ_TABLES.get(str(path))
+    if hit is not None and hit[0] == key:
+        _READ_TABLES.move_to_end(str(path))
+        return hit[1]
+    try:
+        # one file's reader, without the dataset machinery of pq.read_table (~1 ms a file)
+        # or threads (a point's tables are small)
+        table = pq.ParquetFile(path).read(use_threads=False)
+    except (OSError, ValueError) as e:  # pyarrow's errors derive from these
+        raise StoreError(
+            f"{path} is damaged ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
+            "run the sweep again into this store to recompute the point"
+        ) from None
+    if table.nbytes <= READ_CACHE_BYTES:
+        old = _READ_TABLES.pop(str(path), None)
+        if old is not None:
+            _read_tables_bytes -= old[1].nbytes
+        _READ_TABLES[str(path)] = (key, table)
+        _read_tables_bytes += table.nbytes
+        while _read_tables_bytes > READ_CACHE_BYTES:
+            _, (_, dropped) = _READ_TABLES.popitem(last=False)
+            _read_tables_bytes -= dropped.nbytes
+    return table
+
+
 def _point_rows(root: Path, plan: str | None) -> list[dict[str, Any]]:
     """Point records selected by ``plan``: ``"latest"``, ``"all"`` or a plan id."""
-    m = _read_manifest(root)
+    m = _manifest_for_reading(root)
     if plan == "all" or not m["plans"]:
         metas = {}
         for p in m["plans"]:
@@ -502,8 +607,7 @@ def _point_rows(root: Path, plan: str | None) -> list[dict[str, Any]]:
         metas = {meta["id"]: meta for meta in chosen.get("points", [])}
     rows = []
     for pid, meta in metas.items():
-        rec_path = root / POINTS / f"{pid}.json"
-        rec, problem = _read_record(rec_path) if rec_path.exists() else ({"status": "pending"}, None)
+        rec, problem = _record_fields(root / POINTS / f"{pid}.json")
         if problem is not None:
             rec = {"status": "pending", "error": problem}
         rows.append({**meta, "status": rec.get("status", "pending"), "error": rec.get("error"), "wall_s": rec.get("wall_s"),
@@ -526,7 +630,6 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
     """
     import pandas as pd
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     root = Path(root)
     if not (root / MANIFEST).exists():
@@ -559,29 +662,29 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
     owners: list[dict[str, Any]] = []
     lengths: list[int] = []
     for r in rows:
-        path = root / POINTS / f"{r['id']}.{table}.parquet"
-        if r["status"] != "ok" or not path.exists():
+        if r["status"] != "ok":
             continue
-        try:
-            t = pq.read_table(path)
-        except (OSError, ValueError) as e:  # pyarrow's errors derive from these
-            raise StoreError(
-                f"{path} is damaged ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}); "
-                "run the sweep again into this store to recompute the point"
-            ) from None
+        t = _read_point_table(root / POINTS / f"{r['id']}.{table}.parquet")
+        if t is None:
+            continue
         parts.append(t)
         owners.append(r)
         lengths.append(t.num_rows)
-    meta = meta_columns(owners)
     import numpy as np
 
-    reps = np.asarray(lengths, dtype=np.int64)
-    front = pd.DataFrame({k: np.repeat(np.asarray(v, dtype=object), reps) for k, v in meta.items()})
+    # The point columns, one row per point with rows, typed (the pandas conversions and
+    # inference see the same values as on the repeated rows), then repeated by a take: the
+    # same frame as typing the repeated rows, without a Python object per row (FAST + RIP's
+    # route series have 600 000 rows a plan).
+    with_rows = [i for i, n in enumerate(lengths) if n]
+    per_point = pd.DataFrame({k: np.asarray(v, dtype=object) for k, v in meta_columns([owners[i] for i in with_rows]).items()})
     for k in ("point", "replicate", "seed"):
-        front[k] = front[k].astype("int64")
-    front["point_id"] = front["point_id"].astype("string")
+        per_point[k] = per_point[k].astype("int64")
+    per_point["point_id"] = per_point["point_id"].astype("string")
     for k in override_keys + label_keys:
-        front[k] = front[k].infer_objects()
+        per_point[k] = per_point[k].infer_objects()
+    take = np.repeat(np.arange(len(with_rows), dtype=np.int64), np.asarray([lengths[i] for i in with_rows], dtype=np.int64))
+    front = per_point.take(take).reset_index(drop=True)
     if parts:
         body = pa.concat_tables(parts, promote_options="permissive").to_pandas()
     else:
@@ -589,7 +692,7 @@ def load(root: str | os.PathLike[str], table: str = "flows", plan: str | None = 
     for col in list(body.columns):
         if col in front.columns:  # a table column with an override's name: keep both
             body = body.rename(columns={col: f"{col}_"})
-    return sweep_frame(pd.concat([front.reset_index(drop=True), body.reset_index(drop=True)], axis=1))
+    return sweep_frame(pd.concat([front, body.reset_index(drop=True)], axis=1))
 
 
 _SWEEP_FRAME: Any = None

@@ -46,11 +46,19 @@ def run_point(task: dict[str, Any]) -> dict[str, Any]:
 
         result = run(Scenario(task["doc"], task["source"]), progress=False)
         s = result.summary
-        tables = {"flows": table_bytes(result.flows), "links": table_bytes(result.links)}
-        if len(result.paths):
-            tables["paths"] = table_bytes(result.paths)
+
+        def parquet(name: str) -> bytes:
+            # straight from the core's columns to Arrow; the same bytes as the frame's
+            # to_parquet; building the frames and converting them was half of a small
+            # point's wall time (cmt-berp: ~29 of 57 ms)
+            table = result.arrow_table(name)
+            return table_bytes(table if table is not None else getattr(result, name))
+
+        tables = {"flows": parquet("flows"), "links": parquet("links")}
+        if any(f.get("paths") for f in s.get("flows", [])):  # the paths table has rows
+            tables["paths"] = parquet("paths")
         for name in task.get("series", ()):
-            tables[SERIES[name]] = table_bytes(getattr(result, SERIES[name]))
+            tables[SERIES[name]] = parquet(SERIES[name])
         out.update(
             status="ok",
             tables=tables,
