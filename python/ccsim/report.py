@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ccsim import _core
-from ccsim.experiments import Claim, Experiment, Spread, get
+from ccsim.experiments import Claim, Experiment, Spread, cached_tables, get
 from ccsim.progress import format_duration
 from ccsim.sensitivity import (FAILS, HOLDS, HOLDS_OVER_SEEDS, NOT_RESOLVED, UNDECIDED, ClaimSensitivity, Variant, claim_sensitivity, describe_holds_at,
                                unstated_table, variant_plans, variant_values, variants_from, verdict)
@@ -148,6 +148,14 @@ def run_experiment(
         d.attrs["store"] = str(store)
         d.attrs["plan"] = o.plan_id
         return d
+
+    with cached_tables():  # the figures and claims read the same tables of a plan again and again
+        return _figures_and_claims(exp, mode, out, store, plans, reruns, outcomes, frame, t0)
+
+
+def _figures_and_claims(exp: Experiment, mode: str, out: Path, store: Path, plans: list[Any], reruns: list[tuple[str, Any]],
+                        outcomes: Sequence[SweepOutcome], frame: Any, t0: float) -> ExperimentRun:
+    from ccsim.results import load
 
     outcome = outcomes[0]
     df = frame(outcome)
