@@ -262,11 +262,12 @@ def reproduce(
 def pool_order(work: dict[int, float]) -> list[int]:
     """The order in which the experiments' points go to the pool, from each experiment's
     points left to run (``work``: experiment index → the sum of their
-    :func:`ccsim.sweep_batch.estimated_cost`): the one with the most work first (its long
-    points run while the others' short ones can still fill the gaps), then the others from
-    the most to the least, so that the last to finish is a small one whose figures and claims
-    take little after the pool (docs/reproduce.md, "Budget")."""
-    return sorted(work, key=lambda i: (-work[i], i))
+    :func:`ccsim.sweep_batch.estimated_cost`): the least work first. The small experiments'
+    figures and claims are then computed early, beside the pool, and the largest's points
+    run last, longest first, so that the pool ends on short points; only the last
+    experiment's figures and claims follow the pool (docs/reproduce.md, "Budget":
+    ``benches/reproduce_schedule.py`` models the orders from a full run's point times)."""
+    return sorted(work, key=lambda i: (work[i], i))
 
 
 # ---------------------------------------------------------------------------- rendering
