@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 import ccsim.report as report  # noqa: E402
 import ccsim.results as results  # noqa: E402
+import ccsim.sweep_batch as sweep_batch  # noqa: E402
 from ccsim.experiments import Claim, Figure, get, registry  # noqa: E402
 
 
@@ -183,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         report.run_plans = run_plans
     if real_run_batch is not None:
         report.run_batch = run_batch
+        sweep_batch.run_batch = run_batch  # what BackgroundBatch runs (the pool beside the figures)
     results.load = load
     report.get = get_
     real_write = report.write_report

@@ -209,9 +209,10 @@ def reproduce(
     groups = [i for i, (_, _, sws) in enumerate(prepared) for _ in sws]
     overlap = dask is None and (jobs or os.cpu_count() or 1) > 1
     if log:
-        how = ", experiment by experiment, each one's figures and claims while the next run" if overlap else ""
+        how = ("experiment by experiment, longest points first within each; each experiment's figures and claims "
+               "as soon as its points are done" if overlap else "longest points first")
         print(f"== running {len(exps)} experiment{'s' if len(exps) != 1 else ''} ({mode}): {len(sweeps)} sweeps "
-              f"(plans and sensitivity reruns) in one pool, longest points first{how}", file=log, flush=True)
+              f"(plans and sensitivity reruns) in one pool, {how}", file=log, flush=True)
     t0 = time.perf_counter()
     runs: list[ExperimentRun | None] = [None] * len(exps)
 
