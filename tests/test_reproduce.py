@@ -130,3 +130,9 @@ def test_cached_tables_read_a_plans_table_once(report, monkeypatch):
     assert "mine" not in b.columns and b.equals(want)
     load_table(df, "flow_series")  # outside the block: read again
     assert reads == ["flow_series", "links", "flow_series"]
+
+
+def test_pool_takes_the_experiments_least_work_first():
+    from ccsim.report import pool_order
+
+    assert pool_order({0: 5.0, 1: 1.0, 2: 3.0, 3: 1.0}) == [1, 3, 2, 0]  # ties in the order named

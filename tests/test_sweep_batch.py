@@ -139,19 +139,19 @@ def test_leaving_a_background_batch_stops_it_as_ctrl_c_does(tmp_path, monkeypatc
 
     monkeypatch.setattr(sweep_backends, "run_point", _slow_run_point)  # the forked workers inherit it
     sweeps = [Sweep(tmp_path / "first", [Plan(base=_scenario())]),
-              Sweep(tmp_path / "second", [Plan(base=_scenario(), grid={"link.bottleneck.loss": [i / 100 for i in range(12)]})])]
-    t0 = time.perf_counter()
+              Sweep(tmp_path / "second", [Plan(base=_scenario(), grid={"link.bottleneck.loss": [i / 100 for i in range(30)]})])]
     with pytest.raises(KeyboardInterrupt):
         with BackgroundBatch(sweeps, [0, 1], [0, 1], jobs=2) as batch:
             for group, _ in batch.finished():
                 assert group == 0 and batch.outcomes is None  # the second group is still running
+                t0 = time.perf_counter()
                 raise KeyboardInterrupt
-    assert time.perf_counter() - t0 < 4.0  # 12 points of 0.4 s on 2 workers would take 2.4 s more
+    assert time.perf_counter() - t0 < 3.0  # 30 points of 0.4 s on 2 workers would take 6 s more
     assert not [p for p in multiprocessing.active_children() if p.is_alive()]
     first = load(tmp_path / "first", table="points", plan="all")
     assert list(first["status"]) == ["ok"]
     second = load(tmp_path / "second", table="points", plan="all")  # its manifest was written
-    assert (second["status"] == "ok").sum() < 12
+    assert (second["status"] == "ok").sum() < 30
     monkeypatch.setattr(sweep_backends, "run_point", _REAL_RUN_POINT)
     again = run_batch(sweeps, jobs=2)  # a rerun finishes the rest
-    assert again[0].done == 0 and again[1].done + again[1].skipped == 12 and again[1].done > 0
+    assert again[0].done == 0 and again[1].done + again[1].skipped == 30 and again[1].done > 0
