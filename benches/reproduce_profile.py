@@ -12,8 +12,10 @@ same report) with timers wrapped around its phases, and prints, per experiment:
 * ``claims``: computing every claim, at the defaults and for each sensitivity rerun
   (including the loads they make);
 * ``figures``: drawing the figures (including their loads);
-* ``exp CPU``: this process's CPU for the experiment, all of the above (before the one
+* ``exp CPU``: the main thread's CPU for the experiment, all of the above (before the one
   pool, its sweeps' bookkeeping too: expanding plans, writing each point into the store);
+  ``main CPU`` of the pool: the CPU of the thread that ran it (a background thread when
+  the figures are computed beside the pool);
 * ``idle``: core-seconds the pool left idle at the tail of its sweeps — from each sweep's
   points' wall times, scheduled as the pool does (in order, ``jobs`` at a time): the
   makespan times ``jobs`` minus the sum (on a loaded machine every term is stretched
@@ -44,7 +46,13 @@ sys.path.insert(0, str(ROOT / "python"))
 
 import ccsim.report as report  # noqa: E402
 import ccsim.results as results  # noqa: E402
+import ccsim.sweep_batch as sweep_batch  # noqa: E402
 from ccsim.experiments import Claim, Figure, get, registry  # noqa: E402
+
+
+def tcpu() -> float:
+    """This thread's CPU, seconds (the pool may run in a background thread beside the figures)."""
+    return time.thread_time()
 
 
 def cpu() -> tuple[float, float]:
@@ -71,8 +79,8 @@ class Phases:
         self.current = ""
         self.stack: list[str] = []
 
-    def add(self, key: str, what: str, value: float) -> None:
-        self.t[self.current][f"{key}_{what}"] += value
+    def add(self, key: str, what: str, value: float, phase: str | None = None) -> None:
+        self.t[self.current if phase is None else phase][f"{key}_{what}"] += value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,22 +123,22 @@ def main(argv: list[str] | None = None) -> int:
         return o
 
     def load(*a: Any, **kw: Any) -> Any:
-        w0, (s0, _) = time.perf_counter(), cpu()
+        w0, s0 = time.perf_counter(), tcpu()
         try:
             return real_load(*a, **kw)
         finally:
             ph.add("load", "wall", time.perf_counter() - w0)
-            ph.add("load", "cpu", cpu()[0] - s0)
+            ph.add("load", "cpu", tcpu() - s0)
             ph.add("load", "calls", 1)
 
     def timed(key: str, fn: Any) -> Any:
         def wrapper(*a: Any, **kw: Any) -> Any:
-            w0, (s0, _) = time.perf_counter(), cpu()
+            w0, s0 = time.perf_counter(), tcpu()
             try:
                 return fn(*a, **kw)
             finally:
                 ph.add(key, "wall", time.perf_counter() - w0)
-                ph.add(key, "cpu", cpu()[0] - s0)
+                ph.add(key, "cpu", tcpu() - s0)
                 ph.add(key, "calls", 1)
         return wrapper
 
@@ -148,14 +156,15 @@ def main(argv: list[str] | None = None) -> int:
         from ccsim.sweep_batch import estimated_cost
 
         before = {Path(sw.store): finished(sw.store) for sw in sweeps}
-        ph.current = "(one pool)"
-        w0, (s0, c0) = time.perf_counter(), cpu()
+        pool = "(one pool)"  # run_batch may run in a background thread: its phase named, not current
+        w0, s0, c0 = time.perf_counter(), tcpu(), cpu()[1]
         outcomes = real_run_batch(sweeps, **kw)
-        w1, (s1, c1) = time.perf_counter(), cpu()
-        ph.add("sim", "wall", w1 - w0)
-        ph.add("sim", "workers_cpu", c1 - c0)
-        ph.add("sim", "main_cpu", s1 - s0)
-        ph.add("sim", "calls", 1)
+        w1, s1, c1 = time.perf_counter(), tcpu(), cpu()[1]
+        ph.add("sim", "wall", w1 - w0, pool)
+        ph.add("sim", "end", w1 - start, pool)
+        ph.add("sim", "workers_cpu", c1 - c0, pool)
+        ph.add("sim", "main_cpu", s1 - s0, pool)
+        ph.add("sim", "calls", 1, pool)
         ran: dict[tuple[Path, str], tuple[float, float]] = {}
         for sw, o in zip(sweeps, outcomes):
             store = Path(sw.store)
@@ -164,17 +173,18 @@ def main(argv: list[str] | None = None) -> int:
             for p in o.points:
                 if p.id not in before[store] and wall.get(p.id) == wall.get(p.id):
                     ran[(store, p.id)] = (estimated_cost(p), float(wall[p.id]))
-        ph.add("sim", "points_run", len(ran))
+        ph.add("sim", "points_run", len(ran), pool)
         walls = [w for _, w in sorted(ran.values(), key=lambda cw: -cw[0])]
         j = kw.get("jobs") or 1
-        ph.add("sim", "idle_core_s", makespan(walls, j) * j - sum(walls))
-        ph.add("sim", "point_wall_sum", sum(walls))
+        ph.add("sim", "idle_core_s", makespan(walls, j) * j - sum(walls), pool)  # as if all longest first
+        ph.add("sim", "point_wall_sum", sum(walls), pool)
         return outcomes
 
     if real_run_plans is not None:
         report.run_plans = run_plans
     if real_run_batch is not None:
         report.run_batch = run_batch
+        sweep_batch.run_batch = run_batch  # what BackgroundBatch runs (the pool beside the figures)
     results.load = load
     report.get = get_
     real_write = report.write_report
@@ -188,17 +198,20 @@ def main(argv: list[str] | None = None) -> int:
 
     def run_experiment(exp: Any, *a: Any, **kw: Any) -> Any:
         ph.current = exp.name
-        s0 = cpu()[0]
+        s0 = tcpu()
         try:
             return real_run_experiment(exp, *a, **kw)
         finally:
-            # this process's CPU for the experiment (before one pool: its sweeps' store writes too)
-            ph.add("experiment", "cpu", cpu()[0] - s0)
+            # this thread's CPU for the experiment's figures and claims (before one pool: its
+            # sweeps' store writes too), and when they ended
+            ph.add("experiment", "cpu", tcpu() - s0)
+            ph.add("experiment", "end", time.perf_counter() - start)
 
     report.run_experiment = run_experiment
 
     load0 = os.getloadavg()
-    w0, (s0, c0) = time.perf_counter(), cpu()
+    start = w0 = time.perf_counter()
+    s0, c0 = cpu()
     runs = report.reproduce(names, mode="full" if args.full else "quick", out=args.out, jobs=args.jobs,
                             progress=False, log=sys.stderr)
     wall = time.perf_counter() - w0
@@ -217,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{t.get('load_cpu', 0):6.1f} {t.get('claims_cpu', 0):7.1f} {t.get('figures_cpu', 0):8.1f} "
               f"{t.get('experiment_cpu', t.get('report_cpu', 0)):8.1f} "
               f"{(run.wall_s if run else t.get('report_wall', 0)):7.1f}")
+    pool = ph.t.get("(one pool)", {})
+    if pool.get("sim_end"):
+        print(f"the pool ended at {pool['sim_end']:.1f} s; after it, until the end: {wall - pool['sim_end']:.1f} s "
+              "(figures and claims not done beside the pool, the report)")
     print(f"whole run: wall {wall:.1f} s, CPU {total_cpu:.1f} s (this process {s1 - s0:.1f}, workers {c1 - c0:.1f}); "
           f"CPU / 2 = {total_cpu / 2 / 60:.1f} min; load average {load0[0]:.1f} at start, {load1[0]:.1f} at end")
     if args.json:

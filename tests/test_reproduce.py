@@ -108,3 +108,31 @@ def test_help_lists_every_experiment(capsys):
     out = " ".join(capsys.readouterr().out.split())
     for name in registry():
         assert name in out
+
+
+def test_cached_tables_read_a_plans_table_once(report, monkeypatch):
+    from ccsim import results
+    from ccsim.experiments import cached_tables, load_table
+
+    store = report / "foundation" / "store"
+    df = results.load(store)
+    df.attrs["store"], df.attrs["plan"] = str(store), None
+    want = results.load(store, table="flow_series")
+    reads = []
+    real = results.load
+    monkeypatch.setattr(results, "load", lambda *a, **kw: (reads.append(kw.get("table")), real(*a, **kw))[1])
+    with cached_tables():
+        a = load_table(df, "flow_series")
+        a["mine"] = 1.0  # a caller's column stays its own
+        b = load_table(df, "flow_series")
+        load_table(df, "links")
+    assert reads == ["flow_series", "links"]
+    assert "mine" not in b.columns and b.equals(want)
+    load_table(df, "flow_series")  # outside the block: read again
+    assert reads == ["flow_series", "links", "flow_series"]
+
+
+def test_pool_takes_the_experiments_least_work_first():
+    from ccsim.report import pool_order
+
+    assert pool_order({0: 5.0, 1: 1.0, 2: 3.0, 3: 1.0}) == [1, 3, 2, 0]  # ties in the order named

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import os
 import sys
 import time
 import traceback
@@ -28,12 +29,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ccsim import _core
-from ccsim.experiments import Claim, Experiment, Spread, get
+from ccsim.experiments import Claim, Experiment, Spread, cached_tables, get
 from ccsim.progress import format_duration
 from ccsim.sensitivity import (FAILS, HOLDS, HOLDS_OVER_SEEDS, NOT_RESOLVED, UNDECIDED, ClaimSensitivity, Variant, claim_sensitivity, describe_holds_at,
                                unstated_table, variant_plans, variant_values, variants_from, verdict)
 from ccsim.sweep import SweepOutcome
-from ccsim.sweep_batch import Sweep, run_batch
+from ccsim.sweep_batch import BackgroundBatch, Sweep, run_batch
 
 __all__ = ["ExperimentRun", "ClaimResult", "reproduce", "write_report", "render_html", "render_markdown"]
 
@@ -149,6 +150,14 @@ def run_experiment(
         d.attrs["plan"] = o.plan_id
         return d
 
+    with cached_tables():  # the figures and claims read the same tables of a plan again and again
+        return _figures_and_claims(exp, mode, out, store, plans, reruns, outcomes, frame, t0)
+
+
+def _figures_and_claims(exp: Experiment, mode: str, out: Path, store: Path, plans: list[Any], reruns: list[tuple[str, Any]],
+                        outcomes: Sequence[SweepOutcome], frame: Any, t0: float) -> ExperimentRun:
+    from ccsim.results import load
+
     outcome = outcomes[0]
     df = frame(outcome)
     points = load(store, table="points", plan=outcome.plan_id)
@@ -186,32 +195,58 @@ def reproduce(
 ) -> list[ExperimentRun]:
     """Run the named experiments and write ``out/report/index.html`` and ``README.md``.
 
-    Every experiment's plans and sensitivity reruns run first, in one pool, longest points
-    first (:func:`ccsim.sweep_batch.run_batch`: no core idles at the end of each experiment or
-    rerun while another has points left); then each experiment's figures and claims."""
+    Every experiment's plans and sensitivity reruns run in one pool (:func:`ccsim.sweep_batch.run_batch`:
+    no core idles at the end of each experiment or rerun while another has points left). With
+    local workers (``jobs`` > 1, no Dask) the pool runs in a background thread, experiment by
+    experiment (:func:`pool_order`, longest points first within each), and each experiment's
+    figures and claims are computed in this thread as soon as its points are done, while the
+    workers go on with the others'; otherwise (one job, Dask) the figures and claims follow the
+    pool. The log shows the experiments in the order named, after the pool."""
     out = Path(out)
     exps = [get(name) for name in names]
     prepared = [experiment_sweeps(exp, mode, out) for exp in exps]
     sweeps = [sw for _, _, sws in prepared for sw in sws]
+    groups = [i for i, (_, _, sws) in enumerate(prepared) for _ in sws]
+    overlap = dask is None and (jobs or os.cpu_count() or 1) > 1
     if log:
+        how = ("experiment by experiment, longest points first within each; each experiment's figures and claims "
+               "as soon as its points are done" if overlap else "longest points first")
         print(f"== running {len(exps)} experiment{'s' if len(exps) != 1 else ''} ({mode}): {len(sweeps)} sweeps "
-              "(plans and sensitivity reruns) in one pool, longest points first", file=log, flush=True)
+              f"(plans and sensitivity reruns) in one pool, {how}", file=log, flush=True)
     t0 = time.perf_counter()
-    outcomes = run_batch(sweeps, jobs=jobs, dask=dask, progress=progress)
+    runs: list[ExperimentRun | None] = [None] * len(exps)
+
+    def compute(i: int, mine: Sequence[SweepOutcome]) -> None:
+        runs[i] = run_experiment(exps[i], mode, out, jobs=jobs, dask=dask, progress=progress, log=log,
+                                 prepared=prepared[i], outcomes=mine)
+
+    if overlap:
+        failure: BaseException | None = None
+        with BackgroundBatch(sweeps, groups, pool_order, jobs=jobs, progress=progress) as batch:
+            for i, mine in batch.finished():
+                if failure is None:
+                    try:
+                        compute(i, mine)
+                    except Exception as e:  # raised once the pool is done, as when it ran first
+                        failure = e
+        pool_s = batch.ended_at - t0
+        outcomes = batch.outcomes or []
+        if failure is not None:
+            raise failure
+    else:
+        outcomes = run_batch(sweeps, jobs=jobs, dask=dask, progress=progress)
+        pool_s = time.perf_counter() - t0
     if log:
         done = sum(o.done for o in outcomes)
         failed = sum(len(o.failed) for o in outcomes)
-        print(f"   {done} points run, {failed} failed, in {format_duration(time.perf_counter() - t0)}", file=log, flush=True)
-    runs = []
-    k = 0
-    for exp, prep in zip(exps, prepared):
-        mine = outcomes[k:k + len(prep[2])]
-        k += len(prep[2])
+        print(f"   {done} points run, {failed} failed, in {format_duration(pool_s)}", file=log, flush=True)
+    for i, exp in enumerate(exps):
+        if runs[i] is None:
+            compute(i, [o for o, g in zip(outcomes, groups) if g == i])
+        run = runs[i]
+        assert run is not None
         if log:
             print(f"== {exp.name} ({mode}): {exp.title}", file=log, flush=True)
-        run = run_experiment(exp, mode, out, jobs=jobs, dask=dask, progress=progress, log=log, prepared=prep, outcomes=mine)
-        runs.append(run)
-        if log:
             print(run.outcome.summary_text(), file=log)
             for c in run.claims:
                 st = c.status
@@ -220,8 +255,20 @@ def reproduce(
                 print(f"  [{mark}] {c.claim.text}: paper {c.claim.paper_text()} ({c.claim.tolerance_text()}), "
                       f"ccsim {_fmt(c.value, c.claim.unit)} — {st}", file=log)
             log.flush()
-    write_report(runs, out / "report")
-    return runs
+    done_runs = [r for r in runs if r is not None]
+    write_report(done_runs, out / "report")
+    return done_runs
+
+
+def pool_order(work: dict[int, float]) -> list[int]:
+    """The order in which the experiments' points go to the pool, from each experiment's
+    points left to run (``work``: experiment index → the sum of their
+    :func:`ccsim.sweep_batch.estimated_cost`): the least work first. The small experiments'
+    figures and claims are then computed early, beside the pool, and the largest's points
+    run last, longest first, so that the pool ends on short points; only the last
+    experiment's figures and claims follow the pool (docs/reproduce.md, "Budget":
+    ``benches/reproduce_schedule.py`` models the orders from a full run's point times)."""
+    return sorted(work, key=lambda i: (work[i], i))
 
 
 # ---------------------------------------------------------------------------- rendering

@@ -12,12 +12,22 @@ depend on when or where it runs (it is a function of its document), so the store
 the sweeps run one by one would have written, and each sweep gets its own
 :class:`~ccsim.sweep_backends.SweepOutcome` (points taken from the store before the batch
 count as skipped, those run by the batch as done or failed).
+
+Groups (``ccsim reproduce``: one per experiment). Given ``groups`` (one per sweep), the points
+are submitted group by group in ``group_order`` (longest first within a group), and
+``on_group`` is told as soon as all of a group's points are done, while the pool goes on with
+the others'. :class:`BackgroundBatch` runs the batch in a background thread so that the
+caller's thread can work on each finished group meanwhile (``reproduce`` draws an
+experiment's figures there, while the workers run the next experiments' points).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import queue
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +37,7 @@ from ccsim._units import duration_s
 from ccsim.sweep import Plan, Point, expand_plans, plan_id
 from ccsim.sweep_backends import SweepOutcome, SweepProgress, checked_version, run_pending
 
-__all__ = ["Sweep", "run_batch", "estimated_cost"]
+__all__ = ["Sweep", "run_batch", "estimated_cost", "BackgroundBatch"]
 
 
 @dataclass
@@ -60,12 +70,25 @@ def run_batch(
     dask: Any = None,
     progress: Any = None,
     longest_first: bool = True,
+    groups: Sequence[Hashable] | None = None,
+    group_order: Sequence[Hashable] | Callable[[dict[Hashable, float]], Sequence[Hashable]] | None = None,
+    on_group: Callable[[Hashable, list[SweepOutcome]], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> list[SweepOutcome]:
     """Run the points of ``sweeps`` that their stores do not hold yet, in one pool, and
     return one outcome per sweep (in order). Stores are opened with ``resume``: finished
     points are skipped. Errors as ``run_plans`` (a plan problem before anything runs, a
     ``StoreError`` for a store that cannot be written). On Ctrl-C every store's manifest is
-    written and ``KeyboardInterrupt`` propagates."""
+    written and ``KeyboardInterrupt`` propagates.
+
+    ``groups``: one per sweep (sweeps of one group may share a store; groups may not). The
+    pending points are submitted group by group in ``group_order`` (default: as the groups
+    first appear; a function: called with each group's work left, the sum of its pending
+    points' :func:`estimated_cost`, it returns the order), longest first within each, and ``on_group(group, outcomes of its sweeps)``
+    is called (in the thread running the pool) once all of a group's points have their
+    results and its stores' manifests are written; a group with nothing to run, before the
+    pool starts. ``stop``: once set, the batch ends at the next result as after Ctrl-C
+    (manifests written, ``KeyboardInterrupt``)."""
     from ccsim.store import Store
 
     version = _core.version()
@@ -85,47 +108,112 @@ def run_batch(
                 stores[key] = Store.open(key, pid, described, points, version=version, resume=True)
             else:
                 stores[key].attach(pid, described, points, version=version)
+        grouping = _Groups(sweeps, groups, group_order, on_group)
         return _run(sweeps, expanded, stores, version, jobs=jobs, dask=dask, progress=progress,
-                    longest_first=longest_first)
+                    longest_first=longest_first, grouping=grouping, stop=stop)
     finally:
         for st in stores.values():
             st.close()
 
 
+class _Groups:
+    """The sweeps' groups: the order their points are submitted in, the points each still
+    waits for, and whom to tell when it has none left."""
+
+    def __init__(self, sweeps: Sequence[Sweep], groups: Sequence[Hashable] | None, order: Any,
+                 on_group: Callable[[Hashable, list[SweepOutcome]], None] | None) -> None:
+        if groups is not None and len(groups) != len(sweeps):
+            raise ValueError(f"run_batch: {len(groups)} groups for {len(sweeps)} sweeps")
+        self.of = list(groups) if groups is not None else [None] * len(sweeps)
+        self.order = order
+        self.rank: dict[Hashable, int] = {}
+        self.on_group = on_group
+        self.waiting: dict[Hashable, set[tuple[Path, str]]] = {g: set() for g in dict.fromkeys(self.of)}
+        self.told: set[Hashable] = set()
+
+    def rank_groups(self, cost: Callable[[tuple[Path, str]], float]) -> None:
+        """Fix the groups' order (``cost``: of a pending point), once their pending points are known."""
+        known = list(self.waiting)
+        if callable(self.order):
+            order = list(self.order({g: sum(cost(k) for k in self.waiting[g]) for g in known}))
+        else:
+            order = list(self.order) if self.order is not None else known
+        missing = [g for g in known if g not in order]
+        if missing:
+            raise ValueError(f"run_batch: group_order lacks the groups {missing}")
+        self.rank = {g: i for i, g in enumerate(order)}
+
+    def sweeps_of(self, group: Hashable) -> list[int]:
+        return [i for i, g in enumerate(self.of) if g == group]
+
+
 def _run(sweeps: Sequence[Sweep], expanded: list[tuple[list[Point], str]], stores: dict[Path, Any], version: str, *,
-         jobs: int | None, dask: Any, progress: Any, longest_first: bool) -> list[SweepOutcome]:
+         jobs: int | None, dask: Any, progress: Any, longest_first: bool, grouping: _Groups,
+         stop: threading.Event | None) -> list[SweepOutcome]:
     from ccsim.store import StoreError
 
-    before: list[set[str]] = []  # per sweep: its points already finished in the store
     owner: dict[tuple[Path, str], tuple[Point, str]] = {}  # (store, point id) → (point, first sweep's plan)
-    for sw, (points, pid) in zip(sweeps, expanded):
+    for i, (sw, (points, pid)) in enumerate(zip(sweeps, expanded)):
         st = stores[Path(sw.store)]
-        before.append({p.id for p in points if st.status(p.id) == "ok"})
         for p in points:
             if st.status(p.id) != "ok":
                 owner.setdefault((Path(sw.store), p.id), (p, pid))
+                grouping.waiting[grouping.of[i]].add((Path(sw.store), p.id))
     pending = list(owner.items())
-    if longest_first:
-        pending.sort(key=lambda kv: -estimated_cost(kv[1][0]))  # stable: plan order among equals
+    grouping.rank_groups(lambda key: estimated_cost(owner[key][0]))
+    waiters: dict[tuple[Path, str], list[Hashable]] = {}  # point → the groups that wait for it
+    for g, keys in grouping.waiting.items():
+        for key in keys:
+            waiters.setdefault(key, []).append(g)
+
+    def first_rank(key: tuple[Path, str]) -> int:
+        return min(grouping.rank[g] for g in waiters[key])
+
+    if longest_first:  # stable: plan order among equals
+        pending.sort(key=lambda kv: (first_rank(kv[0]), -estimated_cost(kv[1][0])))
+    else:
+        pending.sort(key=lambda kv: first_rank(kv[0]))
     where = {id(pt): (store, pid) for (store, _), (pt, pid) in pending}
     results: dict[tuple[Path, str], tuple[bool, str]] = {}
     distinct = {(Path(sw.store), p.id) for sw, (points, _) in zip(sweeps, expanded) for p in points}
     bar = SweepProgress(len(distinct), len(distinct) - len(pending), progress)
     t0 = time.perf_counter()
 
+    def outcomes_of(indices: list[int], interrupted: bool = False) -> list[SweepOutcome]:
+        return [_outcome(sweeps[i], expanded[i], results, owner, time.perf_counter() - t0, interrupted)
+                for i in indices]
+
+    def tell(group: Hashable) -> None:
+        if grouping.on_group is None or group in grouping.told:
+            return
+        grouping.told.add(group)
+        mine = grouping.sweeps_of(group)
+        for store in dict.fromkeys(Path(sweeps[i].store) for i in mine):
+            stores[store].flush()  # the reader opens the store from its manifest
+        grouping.on_group(group, outcomes_of(mine))
+
     def on_result(pt: Point, res: dict[str, Any]) -> None:
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt("run_batch stopped")
         store, pid = where[id(pt)]
         res = checked_version(res, version)
         stores[store].write_point(pt, res, plan_id=pid)
         ok = res.get("status") == "ok"
         results[(store, pt.id)] = (ok, "" if ok else res.get("error", ""))
         bar.update(ok)
+        for group in waiters[(store, pt.id)]:
+            grouping.waiting[group].discard((store, pt.id))
+            if not grouping.waiting[group]:
+                tell(group)
 
     interrupted = False
     failing = True
     bar.update()
     todo = [pt for _, (pt, _) in pending]
     try:
+        for group in sorted(grouping.waiting, key=grouping.rank.__getitem__):
+            if not grouping.waiting[group]:
+                tell(group)
         run_pending(todo, jobs, dask, on_result)
         failing = False
     except KeyboardInterrupt:
@@ -139,17 +227,84 @@ def _run(sweeps: Sequence[Sweep], expanded: list[tuple[list[Point], str]], store
             except StoreError:
                 if not failing:
                     raise
-    wall = time.perf_counter() - t0
-    outcomes = []
-    for sw, (points, pid), done_before in zip(sweeps, expanded, before):
-        store = Path(sw.store)
-        # as if the sweeps had run one by one: a point counts as run by the first sweep that
-        # holds it, as already stored (or failed) for the later ones
-        mine = [(p, results[(store, p.id)]) for p in points if (store, p.id) in results]
-        failed = [(p, err) for p, (ok, err) in mine if not ok]
-        done = sum(1 for p, (ok, _) in mine if ok and owner[(store, p.id)][1] == pid)
-        outcomes.append(SweepOutcome(
-            store=store, plan_id=pid, points=points, total=len(points), skipped=len(points) - done - len(failed),
-            done=done, failed=failed, wall_s=wall, interrupted=interrupted,
-        ))
-    return outcomes
+    return outcomes_of(list(range(len(sweeps))), interrupted)
+
+
+def _outcome(sw: Sweep, expanded: tuple[list[Point], str], results: dict[tuple[Path, str], tuple[bool, str]], owner: dict[tuple[Path, str], tuple[Point, str]],
+             wall: float, interrupted: bool) -> SweepOutcome:
+    """What one sweep of the batch did, as if the sweeps had run one by one: a point counts as
+    run by the first sweep that holds it, as already stored (or failed) for the later ones."""
+    points, pid = expanded
+    store = Path(sw.store)
+    mine = [(p, results[(store, p.id)]) for p in points if (store, p.id) in results]
+    failed = [(p, err) for p, (ok, err) in mine if not ok]
+    done = sum(1 for p, (ok, _) in mine if ok and owner[(store, p.id)][1] == pid)
+    return SweepOutcome(store=store, plan_id=pid, points=points, total=len(points),
+                        skipped=len(points) - done - len(failed), done=done, failed=failed, wall_s=wall,
+                        interrupted=interrupted)
+
+
+class BackgroundBatch:
+    """:func:`run_batch` in a background thread, its groups handed to the caller's thread as
+    they finish::
+
+        with BackgroundBatch(sweeps, groups, group_order, jobs=2) as batch:
+            for group, outcomes in batch.finished():
+                ...  # work on the group (in this thread) while the pool runs the next ones
+
+    ``finished`` yields every group once (in the order they finish), then ends, or raises
+    what the batch raised (a plan or store error, ``KeyboardInterrupt``). Leaving the block
+    early (an error, Ctrl-C: signals reach the main thread only) stops the batch as Ctrl-C
+    stops :func:`run_batch`: the pool's workers are killed (the points they were running are
+    lost, as after Ctrl-C), every store's manifest is written, and the exception goes on.
+    ``outcomes``: one per sweep, once the batch has ended. Local worker processes only (the
+    workers killed are the multiprocessing children started while the batch runs)."""
+
+    def __init__(self, sweeps: Sequence[Sweep], groups: Sequence[Hashable], group_order: Any = None,
+                 *, jobs: int | None = None, progress: Any = None) -> None:
+        self._args = (list(sweeps), list(groups), group_order)
+        self._jobs, self._progress = jobs, progress
+        self._queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._children: set[Any] = set()
+        self.outcomes: list[SweepOutcome] | None = None
+        self.ended_at = float("nan")  # time.perf_counter() when the batch ended
+
+    def _work(self) -> None:
+        sweeps, groups, order = self._args
+        try:
+            self.outcomes = run_batch(sweeps, jobs=self._jobs, progress=self._progress, groups=groups, group_order=order,
+                                      on_group=lambda g, outs: self._queue.put(("group", (g, outs))), stop=self._stop)
+            self.ended_at = time.perf_counter()
+            self._queue.put(("end", None))
+        except BaseException as e:  # handed to the caller's thread
+            self._queue.put(("error", e))
+
+    def __enter__(self) -> BackgroundBatch:
+        self._children = set(multiprocessing.active_children())  # not ours: never killed
+        self._thread = threading.Thread(target=self._work, name="ccsim-batch", daemon=True)
+        self._thread.start()
+        return self
+
+    def finished(self) -> Iterator[tuple[Hashable, list[SweepOutcome]]]:
+        while True:
+            kind, item = self._queue.get()
+            if kind == "group":
+                yield item
+            elif kind == "end":
+                return
+            else:
+                raise item
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        if exc_type is not None and thread.is_alive():
+            self._stop.set()  # the pool's thread raises at its next result
+            while thread.is_alive():  # ... which killing the workers brings at once
+                for child in set(multiprocessing.active_children()) - self._children:
+                    child.kill()
+                thread.join(0.05)
+        thread.join()

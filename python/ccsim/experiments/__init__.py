@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,8 +35,8 @@ if TYPE_CHECKING:
 
     from ccsim.sweep import Plan
 
-__all__ = ["Experiment", "Figure", "Claim", "Unstated", "Spread", "registry", "get", "load_table", "quick_claim_failures",
-           "MODULES"]
+__all__ = ["Experiment", "Figure", "Claim", "Unstated", "Spread", "registry", "get", "load_table", "cached_tables",
+           "quick_claim_failures", "MODULES"]
 
 #: Experiment modules, in report order.
 MODULES = ("foundation", "arc_planetary", "matcp", "cmt_berp", "fast_multipath_rip", "daimd", "modern_cc")
@@ -297,15 +298,51 @@ def quick_claim_failures(exp: Experiment, df: pd.DataFrame) -> list[str]:
     return out
 
 
+#: The tables read while :func:`cached_tables` is active: (store, plan, table) → frame, for
+#: the plans last read (an experiment's figures and claims read the same tables of a plan
+#: again and again: FAST + RIP's claims read its three series tables 950 times in full mode).
+_TABLES: dict[tuple[str, str, str], pd.DataFrame] | None = None
+#: How many plans' tables :func:`cached_tables` keeps (the plans' frames are handed out one
+#: after another: the experiment's own, then each sensitivity rerun's).
+_PLANS_KEPT = 2
+
+
+@contextmanager
+def cached_tables() -> Iterator[None]:
+    """Within the block, :func:`load_table` reads each table of a plan once (the store's
+    points of a finished plan do not change while its figures and claims are computed); the
+    tables are dropped when the block ends. ``ccsim reproduce`` computes each experiment's
+    figures and claims in one."""
+    global _TABLES
+    outer = _TABLES
+    _TABLES = {}
+    try:
+        yield
+    finally:
+        _TABLES = outer
+
+
 def load_table(df: pd.DataFrame, table: str) -> pd.DataFrame:
     """Another table (``"links"``, ``"flow_series"``, ``"link_series"``, ``"points"``) of the
-    same sweep as ``df``, a frame handed to a figure or claim."""
+    same sweep as ``df``, a frame handed to a figure or claim. Inside :func:`cached_tables`,
+    read once per plan and handed out as a shallow copy (a caller's new columns stay its own)."""
     from ccsim.results import load
 
     store = df.attrs.get("store")
     if store is None:
         raise ValueError("this frame does not come from a sweep store (no attrs['store'])")
-    return load(store, table=table, plan=df.attrs.get("plan"))
+    plan = df.attrs.get("plan")
+    if _TABLES is None:
+        return load(store, table=table, plan=plan)
+    key = (str(store), str(plan), table)
+    if key not in _TABLES:
+        plans = list(dict.fromkeys((s, p) for s, p, _ in _TABLES))
+        if (key[0], key[1]) not in plans and len(plans) >= _PLANS_KEPT:
+            oldest = plans[0]
+            for k in [k for k in _TABLES if (k[0], k[1]) == oldest]:
+                del _TABLES[k]
+        _TABLES[key] = load(store, table=table, plan=plan)
+    return _TABLES[key].copy(deep=False)
 
 
 def jain(values: Any) -> float:

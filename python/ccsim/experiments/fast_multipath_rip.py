@@ -264,7 +264,31 @@ def _optimum(kind: str) -> Any:
     return theory.solve_welfare(theory.network_from_scenario(doc))
 
 
+#: Derived values of the frame last handed to the figures and claims: sixteen claims and a
+#: figure read the same equilibria and milestones of one run (key: what, the frame's store,
+#: plan and length, the arguments); cleared when another frame comes.
+_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def _cached(df: pd.DataFrame, what: str, args: tuple[Any, ...], make: Any) -> Any:
+    frame = (str(df.attrs.get("store")), str(df.attrs.get("plan")), len(df))
+    if df.attrs.get("store") is None:  # not from a store: nothing identifies the frame
+        return make()
+    if any(k[1:4] != frame for k in _CACHE):
+        _CACHE.clear()
+    key = (what, *frame, *args)
+    if key not in _CACHE:
+        _CACHE[key] = make()
+    return _CACHE[key]
+
+
 def _equilibrium(df: pd.DataFrame, kind: str, variant: str = "paper") -> dict[str, Any]:
+    """The simulated equilibrium of one run (:func:`ccsim.theory.simulated_equilibrium`),
+    once per frame (read-only: callers must not change it)."""
+    return _cached(df, "equilibrium", (kind, variant), lambda: _equilibrium_of(df, kind, variant))
+
+
+def _equilibrium_of(df: pd.DataFrame, kind: str, variant: str) -> dict[str, Any]:
     from ccsim import theory
 
     doc = paper_doc() if kind == "paper" else topology(kind)
@@ -292,6 +316,10 @@ def milestones(df: pd.DataFrame, variant: str = "paper") -> dict[str, float]:
     50 packets), node 3 has moved all its traffic to (3,4), the bottom link fills ((3,4)
     queue first above 50 packets), and the split at node 1 settles (from then on within
     ±0.05 of its equilibrium mean)."""
+    return dict(_cached(df, "milestones", (variant,), lambda: _milestones(df, variant)))
+
+
+def _milestones(df: pd.DataFrame, variant: str) -> dict[str, float]:
     ls = _select(df, "link_series", "paper", variant)
     rs = _select(df, "route_series", "paper", variant)
 

@@ -297,7 +297,12 @@ def _views(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def per_source(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (point, source): normalised goodput over the whole run."""
+    """One row per (point, source): normalised goodput over the whole run (once per frame:
+    read-only)."""
+    return _cached(df, "per_source", _per_source)
+
+
+def _per_source(df: pd.DataFrame) -> pd.DataFrame:
     df = _views(df)
     out = df[["point_id", "part", "x", "config", "reading", "run_seed", "name", "bytes_delivered", "duration_s"]].copy()
     out["goodput"] = out["bytes_delivered"] * 8 / out["duration_s"] / CAPACITY_BPS
@@ -305,7 +310,12 @@ def per_source(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def per_path(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (point, path): normalised goodput of the payload delivered over it."""
+    """One row per (point, path): normalised goodput of the payload delivered over it (once
+    per frame: read-only)."""
+    return _cached(df, "per_path", _per_path)
+
+
+def _per_path(df: pd.DataFrame) -> pd.DataFrame:
     paths = _views(load_table(df, "paths"))  # carries the plan labels (part, x, config, …) like df
     # Single-path flows list one path (number 1): map it to the bottleneck of their edge.
     lab = paths["path"].astype(int)
