@@ -96,7 +96,10 @@ pub(super) fn inline_endpoints(
         // The link every route has at one end, if there is one.
         let common = |end: fn(&(Vec<LinkId>, Vec<LinkId>)) -> Option<LinkId>| {
             let first = end(&routes[0])?;
-            routes.iter().all(|r| end(r) == Some(first)).then_some(first)
+            routes
+                .iter()
+                .all(|r| end(r) == Some(first))
+                .then_some(first)
         };
         let (tx, rx) = (EndpointId(2 * i as u32), EndpointId(2 * i as u32 + 1));
         let owns = |l: Option<LinkId>, ep| l.is_some_and(|l| feed[l.idx()] == Feed::Endpoint(ep));

@@ -688,7 +688,11 @@ fn matcp_paths() -> Scenario {
 fn matcp_sources_run_inline_and_match_the_per_hop_model() {
     let sc = matcp_paths();
     let sim = Simulation::new(sc.clone()).unwrap();
-    assert_eq!(sim.inline_endpoints(), sc.flows.len(), "every source, no destination");
+    assert_eq!(
+        sim.inline_endpoints(),
+        sc.flows.len(),
+        "every source, no destination"
+    );
     for interval in [Dur(0), Dur(7_654_321)] {
         let mut fast = sc.clone();
         fast.trace.interval = interval;
@@ -698,7 +702,10 @@ fn matcp_sources_run_inline_and_match_the_per_hop_model() {
         assert!(a.conservation.holds(), "{:?}", a.conservation);
         // The connections came and went, on more than one path, and the queues dropped.
         assert!(a.flows.iter().all(|f| f.connections > 2), "{:?}", a.flows);
-        assert!(a.flows.iter().all(|f| f.paths.iter().filter(|p| p.bytes_delivered > 0).count() > 1));
+        assert!(a
+            .flows
+            .iter()
+            .all(|f| f.paths.iter().filter(|p| p.bytes_delivered > 0).count() > 1));
         assert!(a.flows.iter().map(|f| f.retransmissions).sum::<u64>() > 0);
         assert_eq!(
             results_fingerprint(&a),
