@@ -405,20 +405,30 @@ fn inline_endpoints_and_merge_points_match_the_per_hop_model_with_and_without_sa
         // Both bottleneck directions are fed ahead (not the direct link: one feeder each).
         let merges = if name == "direct-link" { 0 } else { 2 };
         assert_eq!(sim.merge_points(), merges, "{name}");
-        for interval in [Dur(0), Dur(7_654_321)] {
-            let mut fast = sc.clone();
-            fast.trace.interval = interval;
-            let mut slow = fast.clone();
-            slow.link_model = LinkModel::PerHop;
-            let (a, b) = (run(&fast), run(&slow));
-            assert!(a.conservation.holds(), "{name}: {:?}", a.conservation);
-            assert_eq!(
-                results_fingerprint(&a),
-                results_fingerprint(&b),
-                "{name}, sampling every {interval}"
-            );
-        }
+        fast_matches_per_hop_with_and_without_sampling(name, &sc);
     }
+}
+
+/// Runs `sc` in the fast and the per-hop model, with no sampling (inline endpoints run
+/// furthest ahead) and an odd interval, and checks the results are the same. Returns the
+/// fast model's results.
+fn fast_matches_per_hop_with_and_without_sampling(name: &str, sc: &Scenario) -> Vec<RunResult> {
+    let mut out = Vec::new();
+    for interval in [Dur(0), Dur(7_654_321)] {
+        let mut fast = sc.clone();
+        fast.trace.interval = interval;
+        let mut slow = fast.clone();
+        slow.link_model = LinkModel::PerHop;
+        let (a, b) = (run(&fast), run(&slow));
+        assert!(a.conservation.holds(), "{name}: {:?}", a.conservation);
+        assert_eq!(
+            results_fingerprint(&a),
+            results_fingerprint(&b),
+            "{name}, sampling every {interval}"
+        );
+        out.push(a);
+    }
+    out
 }
 
 #[test]
@@ -693,13 +703,7 @@ fn matcp_sources_run_inline_and_match_the_per_hop_model() {
         sc.flows.len(),
         "every source, no destination"
     );
-    for interval in [Dur(0), Dur(7_654_321)] {
-        let mut fast = sc.clone();
-        fast.trace.interval = interval;
-        let mut slow = fast.clone();
-        slow.link_model = LinkModel::PerHop;
-        let (a, b) = (run(&fast), run(&slow));
-        assert!(a.conservation.holds(), "{:?}", a.conservation);
+    for a in fast_matches_per_hop_with_and_without_sampling("matcp-paths", &sc) {
         // The connections came and went, on more than one path, and the queues dropped.
         assert!(a.flows.iter().all(|f| f.connections > 2), "{:?}", a.flows);
         assert!(a
@@ -707,10 +711,5 @@ fn matcp_sources_run_inline_and_match_the_per_hop_model() {
             .iter()
             .all(|f| f.paths.iter().filter(|p| p.bytes_delivered > 0).count() > 1));
         assert!(a.flows.iter().map(|f| f.retransmissions).sum::<u64>() > 0);
-        assert_eq!(
-            results_fingerprint(&a),
-            results_fingerprint(&b),
-            "sampling every {interval}"
-        );
     }
 }
