@@ -57,16 +57,22 @@ def test_one_pool_writes_what_sweeps_one_by_one_write(tmp_path):
     again = run_batch(_sweeps(tmp_path / "batch"), jobs=2)
     assert [o.done for o in again] == [0, 0, 0] and [o.skipped for o in again] == [2, 2, 2]
 
-
-def test_longest_points_run_first(tmp_path, monkeypatch):
-    order = []
+def _record_durations(monkeypatch) -> list[str]:
+    """The durations of the points run, in the order they ran (``jobs=1`` runs in this
+    process)."""
+    order: list[str] = []
     real = sweep_backends.run_point
 
     def spy(task):
         order.append(task["doc"]["simulation"]["duration"])
         return real(task)
 
-    monkeypatch.setattr(sweep_backends, "run_point", spy)  # jobs=1 runs in this process
+    monkeypatch.setattr(sweep_backends, "run_point", spy)
+    return order
+
+
+def test_longest_points_run_first(tmp_path, monkeypatch):
+    order = _record_durations(monkeypatch)
     sweeps = [Sweep(tmp_path / "s", [Plan(base=_scenario(d)) for d in ("1s", "3s")]),
               Sweep(tmp_path / "t", [Plan(base=_scenario("2s"))])]
     run_batch(sweeps, jobs=1)
@@ -76,14 +82,7 @@ def test_longest_points_run_first(tmp_path, monkeypatch):
 
 
 def test_groups_go_in_order_and_are_told_when_done(tmp_path, monkeypatch):
-    order = []
-    real = sweep_backends.run_point
-
-    def spy(task):
-        order.append(task["doc"]["simulation"]["duration"])
-        return real(task)
-
-    monkeypatch.setattr(sweep_backends, "run_point", spy)  # jobs=1 runs in this process
+    order = _record_durations(monkeypatch)
     done = Sweep(tmp_path / "u", [Plan(base=_scenario("1s"))])
     run_batch([done], jobs=1)
     order.clear()
