@@ -78,3 +78,14 @@ def test_the_bench_builds_valid_ccsim_scenarios_for_every_case():
     assert [fl["app"]["start"] for fl in linux["flow"]] == ["40.0ms", "0.0ms"]
     delays = {tuple(l.get("between", ())): l["delay"] for l in doc["link"]}
     assert delays[("s0", "r1")] == "0.0ms" and delays[("s1", "r1")] == "20.0ms"
+
+
+def test_common_cuts_counts_flow_0s_reductions_near_one_of_flow_1s_inside_the_window():
+    import common_cuts as C
+
+    a = series(reductions=[1.0, 2.0, 3.0, 4.0, 9.5])
+    b = series(reductions=[1.05, 2.07, 3.9])
+    # within 60 ms: 1.0 (0.05 away); not 2.0 (0.07), 3.0 (0.9), 4.0 (0.1); 9.5 is outside
+    assert C.common_cuts([a, b], 0.5, 9.0) == (1, 4)
+    assert C.common_cuts([a, b], 0.5, 9.0, near=0.11) == (3, 4)
+    assert C.common_cuts([a, series(reductions=[])], 0.0, 10.0) == (0, 5)
