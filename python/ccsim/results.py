@@ -260,10 +260,6 @@ def _records_columns(rows: list[dict[str, Any]], fields: dict[str, str]) -> _Col
     return data
 
 
-def _records_frame(rows: list[dict[str, Any]], fields: dict[str, str]) -> pd.DataFrame:
-    return _frame(_records_columns(rows, fields))
-
-
 def _series_columns(table: dict[str, bytes], key: str, names: list[str], columns: tuple[str, ...]) -> _Columns:
     """A time series' columns; the ``key`` column (flow/link index) becomes a categorical of names."""
     arrays = {name: np.frombuffer(buf, dtype="<f8") for name, buf in table.items()}
@@ -279,13 +275,6 @@ def _series_columns(table: dict[str, bytes], key: str, names: list[str], columns
         if col not in data:
             data[col] = values
     return data
-
-
-def _series_frame(
-    table: dict[str, bytes], key: str, names: list[str], columns: tuple[str, ...]
-) -> pd.DataFrame:
-    """A time-series frame; the ``key`` column (flow/link index) becomes a categorical of names."""
-    return _frame(_series_columns(table, key, names, columns))
 
 
 def _codes_dtype(n: int) -> type:
@@ -502,14 +491,11 @@ class Result:
         cwnd_before_bytes, cwnd_after_bytes. Empty without MPTCP flows."""
         return self._frame("backoffs")
 
-    #: The tables made from the summary and the core's columns (``_columns``).
-    _COLUMNAR = ("flows", "links", "paths", "flow_series", "link_series", "path_series", "route_series", "backoffs")
-
     def _frame(self, name: str) -> pd.DataFrame:
         return _frame(self._columns(name))
 
     def _columns(self, name: str) -> _Columns:
-        """The columns of the table ``name`` (one of ``_COLUMNAR``; ``route_series`` only
+        """The columns of the table ``name`` (a frame property's name; ``route_series`` only
         with adaptive routing), from which both its frame and its Arrow table are made."""
         summary = self.summary
         flow_names = [f["name"] for f in summary.get("flows", [])]
