@@ -154,12 +154,6 @@ class Capture:
 
 
 def record(a: argparse.Namespace) -> int:
-    why = KB.netns.can_run()
-    if why:
-        print(f"skipped: {why}")
-        return 0
-    emu = KB.build_emulator()
-    a.out.mkdir(parents=True, exist_ok=True)
     cap = Capture()
 
     def on_up(tb, d: Path) -> None:
@@ -172,20 +166,9 @@ def record(a: argparse.Namespace) -> int:
         cap.stop()
         counters(tb, d)
 
-    try:
-        with AckTrace() as tr:
-            r = KB.kernel_run(a.scenario, a.cc, a.run, a.seconds, a.out, emu, f"a{os.getpid() % 1000}", True,
-                              (), before_teardown=before_teardown, on_up=on_up,
-                              recv_args=("--pingpong",) if a.pingpong else ())
-            trace = tr.read()
-    finally:
-        KB.netns.teardown_all()
-    d = a.out / "runs" / f"{a.scenario}-{a.cc}-{a.run}"
-    (d / "acktrace.txt").write_text(trace)
-    (d / "run.json").write_text(json.dumps(r, indent=1))
-    lag = r["emulator"]["lag_ns"]
-    print(f"{d}: {trace.count('net_dev_start_xmit:')} receiver transmits, lag p99 {lag['p99'] / 1e3:.0f} µs, "
-          f"max {lag['max'] / 1e3:.0f} µs; flags {KB.flags(r)}")
+    KB.traced_run(a, AckTrace(), "acktrace.txt", "a",
+                  lambda trace: f"{trace.count('net_dev_start_xmit:')} receiver transmits",
+                  before_teardown=before_teardown, on_up=on_up, recv_args=("--pingpong",) if a.pingpong else ())
     return 0
 
 

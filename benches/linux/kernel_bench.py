@@ -108,6 +108,32 @@ def kernel_series(snd: dict, t_start: int, seconds: float) -> list[M.Series]:
     return out
 
 
+def traced_run(a: argparse.Namespace, tracer, trace_file: str, tag: str, describe, **kw) -> Path | None:
+    """One kernel run of ``a.scenario``/``a.cc``/``a.run`` (``a.seconds``, into ``a.out``)
+    inside ``tracer`` (a context whose ``read()`` gives the trace text), for the trace
+    scripts: the trace saved as ``trace_file`` and the run as ``run.json`` in its run
+    directory, and a line printed (``describe(trace)``, the emulator's lag, the flags). ``kw``
+    goes to ``kernel_run``. ``None`` (and a line saying why) where the bench cannot run."""
+    why = netns.can_run()
+    if why:
+        print(f"skipped: {why}")
+        return None
+    emu = build_emulator()
+    a.out.mkdir(parents=True, exist_ok=True)
+    try:
+        with tracer as tr:
+            r = kernel_run(a.scenario, a.cc, a.run, a.seconds, a.out, emu, f"{tag}{os.getpid() % 1000}", True, **kw)
+            trace = tr.read()
+    finally:
+        netns.teardown_all()
+    d = a.out / "runs" / f"{a.scenario}-{a.cc}-{a.run}"
+    (d / trace_file).write_text(trace)
+    (d / "run.json").write_text(json.dumps(r, indent=1))
+    lag = r["emulator"]["lag_ns"]
+    print(f"{d}: {describe(trace)}, lag p99 {lag['p99'] / 1e3:.0f} µs, max {lag['max'] / 1e3:.0f} µs; flags {flags(r)}")
+    return d
+
+
 def queue_from_log(log: Path, emu_t0: int, t_start: int, w0: float, w1: float) -> float:
     iv = []
     with open(log) as f:

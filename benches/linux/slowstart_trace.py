@@ -117,29 +117,13 @@ def hystart_counters(tb, d: Path) -> None:
 
 
 def record(a: argparse.Namespace) -> int:
-    why = KB.netns.can_run()
-    if why:
-        print(f"skipped: {why}")
-        return 0
-    emu = KB.build_emulator()
     extras = KB.SCENARIOS[a.scenario][3]
     ports = [KB.SPORT0 + i for i in range(len(extras))]
-    out = a.out
-    out.mkdir(parents=True, exist_ok=True)
-    try:
-        with ProbeTrace(ports, KB.PORT) as tr:
-            r = KB.kernel_run(a.scenario, a.cc, a.run, a.seconds, out, emu, f"t{os.getpid() % 1000}", True,
-                              tuple(a.sysctl), before_teardown=hystart_counters)
-            trace = tr.read()
-    finally:
-        KB.netns.teardown_all()
-    d = out / "runs" / f"{a.scenario}-{a.cc}-{a.run}"
-    (d / "probe.txt").write_text(trace)
-    (d / "run.json").write_text(json.dumps(r, indent=1))
-    lag = r["emulator"]["lag_ns"]
-    print(f"{d}: {trace.count('tcp_probe:')} probe events, lag p99 {lag['p99'] / 1e3:.0f} µs, "
-          f"max {lag['max'] / 1e3:.0f} µs; flags {KB.flags(r)}")
-    print((d / "tcpext.json").read_text())
+    d = KB.traced_run(a, ProbeTrace(ports, KB.PORT), "probe.txt", "t",
+                      lambda trace: f"{trace.count('tcp_probe:')} probe events",
+                      sysctls=tuple(a.sysctl), before_teardown=hystart_counters)
+    if d is not None:
+        print((d / "tcpext.json").read_text())
     return 0
 
 
