@@ -352,6 +352,7 @@ SHORT = {"goodput_mbps": "goodput", "srtt_ms": "srtt", "queue_pkts": "queue", "r
 
 def markdown(summary: dict, meta: dict) -> str:
     sc = f" (sender sysctls: {', '.join(meta['sender_sysctls'])})" if meta.get("sender_sysctls") else ""
+    sc += " (receiver in pingpong mode)" if meta.get("receiver_pingpong") else ""
     lines = [f"Kernel {meta['kernel']}{sc}, {meta['runs']} run(s) of {meta['seconds']} s per case, window "
              f"{meta['window'][0]:.0f}–{meta['window'][1]:.0f} s; ccsim {meta['ccsim_options']}.", "",
              "**Ratios ccsim / kernel** (kernel run-to-run spread, (max − min) / mean, in brackets):", ""]
@@ -417,6 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
                    help="a net.ipv4.tcp_* setting for the sender's namespace (to test a mechanism, e.g. "
                         "net.ipv4.tcp_recovery=0); repeatable")
+    p.add_argument("--pingpong", action="store_true",
+                   help="diagnostic: the receiving sockets in pingpong mode (TCP_QUICKACK 0 after every read), "
+                        "which turns off the read's immediate ACK of a segment with PSH (docs/validation.md §6)")
     p.add_argument("--from-kernel", type=Path, help="reuse a results.json's kernel runs; run only ccsim")
     p.add_argument("--ccsim-profile", default="auto",
                    help="'auto' (the `linux` stack profile if ccsim has one, else the closest options), "
@@ -455,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
             nonlocal done
             s, c, k = job
             r = kernel_run(s, c, k, a.seconds, out, emu, f"{os.getpid() % 10000}{idx}", a.keep_logs,
-                           tuple(a.sysctl))
+                           tuple(a.sysctl), recv_args=("--pingpong",) if a.pingpong else ())
             with lock:
                 done += 1
                 lag = r["emulator"]["lag_ns"]
@@ -482,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
                 "command": " ".join(shlex.quote(x) for x in sys.argv), "seconds": a.seconds, "runs": a.runs,
                 "window": window(a.seconds), "rate_bps": RATE_BPS, "one_way_ms": ONE_WAY_MS,
                 "offloads": kernel[0]["offloads"] if kernel else {}, "qdisc": kernel[0]["qdisc"] if kernel else {},
-                "sender_sysctls": a.sysctl}
+                "sender_sysctls": a.sysctl, "receiver_pingpong": a.pingpong}
     profile = None
     if a.ccsim_profile == "auto":
         profile = "linux" if linux_profile_available() else None

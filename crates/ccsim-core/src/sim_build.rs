@@ -128,6 +128,7 @@ impl Simulation {
                 if let Some(s) = &l.schedule {
                     link.set_schedule(s.clone());
                 }
+                link.set_jitter(l.jitter, seed, &format!("link:{}", l.name));
                 link
             })
             .collect();

@@ -40,6 +40,7 @@ fn scenarios() -> Vec<(String, Scenario)> {
     out.push(("two-networks".into(), two_networks()));
     out.push(("pinned-diamond".into(), pinned_diamond()));
     out.push(("ecmp-fat-tree".into(), ecmp_fat_tree(4.0, 3)));
+    out.push(("jittery-dumbbell".into(), jittery_dumbbell()));
     out.into_iter()
         .map(|(n, sc)| (n, with_captures(sc)))
         .collect()
@@ -142,6 +143,18 @@ fn lossy_dumbbell() -> Scenario {
         net.flow(&format!("t{i}"), &s, &d, t);
     }
     net.trace_all()
+}
+
+/// `lossy_dumbbell` with a delay jitter on every link (up to 3 ms: larger than a
+/// bottleneck packet's 1.5 ms, so the order bound binds) and CoDel in the ACK direction
+/// (its dequeue-time model): each model draws the jitter in its link's FIFO order.
+fn jittery_dumbbell() -> Scenario {
+    let mut sc = lossy_dumbbell();
+    for (i, l) in sc.links.iter_mut().enumerate() {
+        l.jitter = Dur::from_micros(if i < 2 { 3_000 } else { 200 + 50 * i as u64 });
+    }
+    sc.links[1].queue = QueueSpec::Codel(CodelSpec::default());
+    sc
 }
 
 /// Links both ways between hosts `a` and `b`: 5 Mb/s, `delay_ms`, DropTail 20 packets,
@@ -615,6 +628,16 @@ fn fast_and_per_hop_agree_at_arbitrary_end_times_with_drops_on_chained_links() {
             .sum();
         assert!(egress_drops > 0);
     }
+}
+
+#[test]
+fn jitter_moves_arrivals_and_loses_nothing() {
+    let (plain, jittery) = (run(&lossy_dumbbell()), run(&jittery_dumbbell()));
+    assert!(jittery.conservation.holds(), "{:?}", jittery.conservation);
+    assert_ne!(results_fingerprint(&plain), results_fingerprint(&jittery));
+    // The flows' smallest RTT grows by at least the access links' mean extra delay.
+    let min_rtt = |r: &RunResult| r.flows.iter().map(|f| f.rtt_min_s).fold(f64::MAX, f64::min);
+    assert!(min_rtt(&jittery) > min_rtt(&plain), "jitter did not delay anything");
 }
 
 #[test]

@@ -70,6 +70,7 @@ mod tests {
             },
             loss: LossSpec::None,
             schedule: None,
+            jitter: crate::units::Dur::ZERO,
         }
     }
 

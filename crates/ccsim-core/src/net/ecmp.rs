@@ -139,6 +139,7 @@ mod tests {
             },
             loss: LossSpec::None,
             schedule: None,
+            jitter: crate::units::Dur::ZERO,
         }
     }
 

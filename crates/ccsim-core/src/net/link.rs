@@ -38,11 +38,14 @@ use crate::units::{Bytes, Dur, Rate, SimTime};
 
 #[path = "link_account.rs"]
 mod link_account;
+#[path = "link_jitter.rs"]
+mod link_jitter;
 #[path = "link_loss.rs"]
 mod link_loss;
 #[path = "link_sched.rs"]
 mod link_sched;
 
+use link_jitter::{arrival, Jitter};
 use link_loss::Loss;
 use link_sched::SchedPipe;
 
@@ -129,6 +132,8 @@ struct PerHopPipe {
     /// Packets waiting for the transmitter, with the time each entered.
     waiting: VecDeque<(SimTime, Packet)>,
     in_service: Option<Packet>,
+    /// When the packet in service reaches the far end (set as its transmission starts).
+    service_arrive: SimTime,
     wire: VecDeque<Packet>,
     held_bytes: u64,
     idle_since: SimTime,
@@ -204,7 +209,9 @@ pub struct Link {
     /// A time-varying capacity (`rate_schedule`, `delivery_trace`; fast model only):
     /// transmission ends are computed from it (`net::link_schedule`) instead of `rate`.
     schedule: Option<Box<ScheduledTx>>,
-    /// No capture, no queueing-delay histogram and no schedule: the fast model's offer then
+    /// A random extra delay per packet (`jitter`, `net::link_jitter`).
+    jitter: Option<Box<Jitter>>,
+    /// No capture, no queueing-delay histogram, no schedule and no jitter: the fast model's offer then
     /// takes its short path, with one test for the three (`offer_fast_extras` has the rest).
     plain: bool,
     /// Up, plain, fast model, no random loss and a DropTail queue: an offer then needs one
@@ -236,6 +243,7 @@ impl Link {
         let pipe = match model {
             _ if disc.owns_queue() => Pipe::Sched(SchedPipe {
                 in_service: None,
+                service_arrive: SimTime::ZERO,
                 wire: VecDeque::with_capacity(64),
                 idle_since: SimTime::ZERO,
                 drops: Vec::new(),
@@ -253,6 +261,7 @@ impl Link {
             LinkModel::PerHop => Pipe::PerHop(PerHopPipe {
                 waiting: VecDeque::new(),
                 in_service: None,
+                service_arrive: SimTime::ZERO,
                 wire: VecDeque::new(),
                 held_bytes: 0,
                 idle_since: SimTime::ZERO,
@@ -280,6 +289,7 @@ impl Link {
             capture: None,
             sojourn: None,
             schedule: None,
+            jitter: None,
             plain: true,
             quick: false,
             events: None,
@@ -316,6 +326,18 @@ impl Link {
     pub fn set_schedule(&mut self, schedule: std::sync::Arc<LinkSchedule>) {
         assert!(self.is_fast(), "a link schedule needs the fast link model");
         self.schedule = Some(Box::new(ScheduledTx::new(schedule)));
+        self.plain = false;
+        self.refresh_quick();
+    }
+
+    /// Delay each packet by a further U·`max`, U uniform in [0, 1), keeping their order
+    /// (`jitter`; draws from the stream `<rng_label>:jitter`). Zero: none.
+    pub fn set_jitter(&mut self, max: Dur, seed: u64, rng_label: &str) {
+        if max == Dur::ZERO {
+            return;
+        }
+        let rng = SimRng::stream_of(seed, &[rng_label, ":jitter"]);
+        self.jitter = Some(Box::new(Jitter::new(max, rng)));
         self.plain = false;
         self.refresh_quick();
     }
@@ -611,9 +633,10 @@ impl Link {
                         h.record(0);
                     }
                     p.in_service = Some(*pkt);
+                    p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
                     events.push_tx_done(now + tx, self.id);
                     if let Some(c) = &mut self.capture {
-                        c.record(now, now + tx + self.delay, pkt);
+                        c.record(now, p.service_arrive, pkt);
                     }
                 } else {
                     p.waiting.push_back((now, *pkt));
@@ -638,7 +661,7 @@ impl Link {
             None => SimTime(start.0 + tx.0),
             Some(s) => s.finish(at, f.busy_until, pkt.size),
         };
-        let arrive = SimTime(finish.0 + self.delay.0);
+        let arrive = arrival(&mut self.jitter, finish, self.delay);
         f.busy_until = finish;
         f.held_bytes += pkt.size as u64;
         if let Some(h) = self.sojourn.as_mut() {
@@ -726,16 +749,17 @@ impl Link {
             self.stats.packets_out += 1;
             self.stats.bytes_out += pkt.size as u64;
             p.wire.push_back(pkt);
-            events.push_arrival(now + self.delay, self.id);
+            events.push_arrival(p.service_arrive, self.id);
             if let Some((entered, next)) = p.waiting.pop_front() {
                 if let Some(h) = self.sojourn.as_mut() {
                     h.record(now.since(entered).0);
                 }
                 p.in_service = Some(next);
                 let tx = self.rate.tx_time(Bytes(next.size as u64));
+                p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
                 events.push_tx_done(now + tx, self.id);
                 if let Some(c) = &mut self.capture {
-                    c.record(now, now + tx + self.delay, &next);
+                    c.record(now, p.service_arrive, &next);
                 }
             } else {
                 p.idle_since = now;

@@ -35,6 +35,8 @@ pub struct LinkSpec {
     /// directions of a duplex entry; `rate` is then its rate at time 0 (a schedule) or its
     /// mean (a trace).
     pub schedule: Option<std::sync::Arc<super::link_schedule::LinkSchedule>>,
+    /// Bound of the uniform extra delay per packet (`net::link_jitter`); zero: none.
+    pub jitter: Dur,
 }
 
 /// How links are simulated (`[simulation] link_model`).
@@ -170,6 +172,9 @@ pub const PARAMS: &[Param] = &[
     )
     .doc("propagation delay")
     .source("required"),
+    Param::duration("jitter", "0s")
+        .doc("a random extra propagation delay per packet, uniform in [0, jitter), that never reorders packets (one that would overtake the packet ahead arrives with it); each direction of a duplex entry draws from its own stream; for the variable processing times of real hosts (docs/scenario.md, \"Delay jitter\")")
+        .source("none: every packet takes exactly delay; the uniform, order-keeping form is ns-2's TCP overhead_ (tcp.cc send_much) on a link"),
     Param::kinded("queue", &QUEUE_KINDS, "droptail")
         .doc("queue discipline in front of the transmitter; each direction of a duplex entry has its own")
         .source("DropTail (ns-2's default queue)"),

@@ -18,6 +18,8 @@ use crate::units::{Bytes, SimTime};
 #[derive(Debug)]
 pub(super) struct SchedPipe {
     pub(super) in_service: Option<Packet>,
+    /// When the packet in service reaches the far end (set as its transmission starts).
+    pub(super) service_arrive: SimTime,
     pub(super) wire: VecDeque<Packet>,
     pub(super) idle_since: SimTime,
     /// Packets the discipline dropped at dequeue, for the simulation to charge to their
@@ -106,9 +108,10 @@ impl Link {
                 }
                 p.in_service = Some(n);
                 let tx = self.rate.tx_time(Bytes(n.size as u64));
+                p.service_arrive = super::arrival(&mut self.jitter, now + tx, self.delay);
                 events.push_tx_done(now + tx, self.id);
                 if let Some(c) = &mut self.capture {
-                    c.record(now, now + tx + self.delay, &n);
+                    c.record(now, p.service_arrive, &n);
                 }
             }
             None => p.idle_since = now,
@@ -138,7 +141,7 @@ impl Link {
         self.stats.packets_out += 1;
         self.stats.bytes_out += pkt.size as u64;
         p.wire.push_back(pkt);
-        events.push_arrival(now + self.delay, self.id);
+        events.push_arrival(p.service_arrive, self.id);
         self.start_next(now, events);
     }
 }

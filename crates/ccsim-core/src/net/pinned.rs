@@ -175,6 +175,7 @@ mod tests {
             },
             loss: LossSpec::None,
             schedule: None,
+            jitter: crate::units::Dur::ZERO,
         }
     }
 

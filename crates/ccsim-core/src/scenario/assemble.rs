@@ -258,6 +258,7 @@ struct LinkValues {
     queue: Option<QueueSpec>,
     loss: LossSpec,
     schedule: Option<std::sync::Arc<crate::net::link_schedule::LinkSchedule>>,
+    jitter: Dur,
 }
 
 fn link_values(
@@ -282,12 +283,14 @@ fn link_values(
         .and_then(|e| e.sub.as_ref())
         .map(|l| checked(cx, path, LossSpec::from_resolved(l)).unwrap_or(LossSpec::None))
         .unwrap_or(LossSpec::None);
+    let jitter: Dur = get(cx, path, r, "jitter").unwrap_or(Dur::ZERO);
     LinkValues {
         rate,
         delay,
         queue,
         loss,
         schedule,
+        jitter,
     }
 }
 
@@ -406,6 +409,7 @@ fn link(cx: &mut Cx, net: &mut Net, e: &LinkDoc, values: LinkValues) {
         queue,
         loss,
         schedule,
+        jitter,
     } = values;
     let direction = text(&e.table, "loss_direction").unwrap_or_else(|| "both".into());
     if e.table.explicit("loss_direction") && !r.explicit("between") && direction != "both" {
@@ -487,6 +491,7 @@ fn link(cx: &mut Cx, net: &mut Net, e: &LinkDoc, values: LinkValues) {
                     queue: queue.clone(),
                     loss: if lossy { loss.clone() } else { LossSpec::None },
                     schedule: schedule.clone(),
+                    jitter,
                 });
             }
         }

@@ -304,7 +304,7 @@ bandwith = "1Mbps"
     assert_problem(
         &ps,
         "link[0].bandwith",
-        "unknown key; allowed: between, from, to, rate, rate_schedule, delivery_trace, delay, queue, loss, loss_direction, name",
+        "unknown key; allowed: between, from, to, rate, rate_schedule, delivery_trace, delay, jitter, queue, loss, loss_direction, name",
     );
     assert_problem(
         &ps,

@@ -130,6 +130,7 @@ impl Net {
             queue,
             loss,
             schedule: None,
+            jitter: Dur::ZERO,
         });
         self.sc.links.len() - 1
     }

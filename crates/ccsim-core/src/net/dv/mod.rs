@@ -512,6 +512,7 @@ mod timer_tests {
             },
             loss: LossSpec::None,
             schedule: None,
+            jitter: crate::units::Dur::ZERO,
         }
     }
 
