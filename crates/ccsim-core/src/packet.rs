@@ -47,6 +47,9 @@ pub const FLAG_ECHO_RETX: u8 = 2;
 /// Flag, on TCP ACKs only: the ACK echoes no timestamp (set with `FLAG_ECHO_RETX`, so it
 /// never gives an RTT sample, even with `rto.karn = false`).
 pub const FLAG_NO_ECHO: u8 = 4;
+/// Flag, on TCP data segments only (the bit of `FLAG_NO_ECHO`, an ACK flag): PSH
+/// (`transport::tcp::push`).
+pub const FLAG_PSH: u8 = 4;
 // Bits 4 and 8 are taken by kind-specific flags (`FLAG_NO_ECHO` on TCP ACKs,
 // `net::dv::FLAG_IMPROPER` on route announcements, SCTP's `FLAG_DAC_TWO` and
 // `FLAG_HEARTBEAT`). The four ECN bits below fit

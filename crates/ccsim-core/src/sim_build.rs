@@ -214,6 +214,7 @@ impl Simulation {
                             .with_sack_option_bytes(t.sack_option_bytes)
                             .with_quick_acks(t.quick_acks)
                             .with_rcv_autotune(t.rcv_autotune)
+                            .with_ack_pushed(t.ack_pushed)
                             .with_ecn(t.ecn)
                             .with_sack_block_bytes(t.sack_block_bytes),
                     ));

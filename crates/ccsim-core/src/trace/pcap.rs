@@ -480,7 +480,9 @@ impl Headers {
         f.extend_from_slice(&seq.to_be_bytes());
         f.extend_from_slice(&ack.to_be_bytes());
         f.push((((20 + opt_len) / 4) as u8) << 4);
-        f.push(0x10); // ACK
+        // ACK, and PSH on a data segment the sender marked (`transport::tcp::push`)
+        let psh = data && pkt.flags & crate::packet::FLAG_PSH != 0;
+        f.push(if psh { 0x18 } else { 0x10 });
         f.extend_from_slice(&window.to_be_bytes());
         f.extend_from_slice(&[0, 0, 0, 0]); // checksum (filled in later), urgent pointer
         f.extend_from_slice(&[1, 1, 8, 10]);

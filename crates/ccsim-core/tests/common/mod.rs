@@ -30,6 +30,8 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         handshake: false,
         quick_acks: 0,
         rcv_autotune: false,
+        push_flags: Default::default(),
+        ack_pushed: false,
         lost_retransmit: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,

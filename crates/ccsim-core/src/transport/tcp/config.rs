@@ -44,6 +44,12 @@ pub struct TcpSpec {
     /// flows only); the sender then echoes the receiver's ACKs in its data.
     #[serde(default)]
     pub rcv_autotune: bool,
+    /// PSH marks on data (`push.rs`; TCP flows only).
+    #[serde(default)]
+    pub push_flags: PushFlags,
+    /// The receiver acknowledges a pushed full-sized segment at once (TCP flows only).
+    #[serde(default)]
+    pub ack_pushed: bool,
     pub ssthresh_from: LossFlight,
     pub sack_option_bytes: bool,
     #[serde(default)]
@@ -152,6 +158,17 @@ pub enum LossFlight {
     Pipe,
     /// The congestion window (Linux `tcp_reno_ssthresh`: max(cwnd/2, 2)).
     Cwnd,
+}
+
+/// Which data segments carry PSH (`push_flags`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PushFlags {
+    /// None (no receiver looks at them unless `ack_pushed`).
+    #[default]
+    None,
+    /// Linux's: the last segment of each GSO packet of two or more (`push.rs`).
+    Linux,
 }
 
 /// How a lost retransmission is found (`lost_retransmit`, SACK recoveries).
@@ -281,6 +298,12 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::boolean("rcv_autotune", false)
         .doc("the receiver models Linux's receive window: it grows by two segments per in-order segment up to what the autotuned receive buffer holds, and every segment that grows it is acknowledged at once (tcp_grow_window; the buffer grows once per receiver RTT from what was read, tcp_rcv_space_adjust); only the ACK timing follows from it; docs/tcp.md §6")
         .source("our choice: off, the ACK policy of RFC 5681 §4.2 (Linux: tcp_grow_window and tcp_rcvbuf_grow, net/ipv4/tcp_input.c, the linux profile)"),
+    Param::choice("push_flags", "none", &["none", "linux"])
+        .doc("which data segments carry PSH: none, or linux: the last segment of each GSO packet of two or more segments that one transmission sends (packets of up to about a millisecond of the pacing rate, at least 2 segments; tcp_tso_autosize); only a receiver with ack_pushed looks at them; docs/tcp.md §6")
+        .source("our choice: none (PSH changes nothing without ack_pushed); Linux: __tcp_transmit_skb sets PSH on every GSO packet of more than one segment, net/ipv4/tcp_output.c (the linux profile)"),
+    Param::boolean("ack_pushed", false)
+        .doc("the receiver acknowledges at once an in-order full-sized segment carrying PSH when it holds no out-of-order data (the application's read then empties the receive queue); docs/tcp.md §6")
+        .source("our choice: off, RFC 5681 §4.2's every-second-segment rule (Linux ≥ 6.10: tcp_measure_rcv_mss sets ICSK_ACK_PUSHED, __tcp_cleanup_rbuf acks at the read, net/ipv4/tcp_input.c and tcp.c; the linux profile)"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

@@ -8,6 +8,7 @@ pub mod path_select;
 pub mod prr;
 pub mod rack;
 pub mod rate_sample;
+pub mod push;
 pub mod rcv_autotune;
 pub mod receiver;
 pub mod rto;

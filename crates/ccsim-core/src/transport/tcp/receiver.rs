@@ -27,7 +27,7 @@ use super::rcv_autotune::RcvAutotune;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{
     Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_NO_ECHO,
-    FLAG_RETX, MAX_SACK_BLOCKS,
+    FLAG_PSH, FLAG_RETX, MAX_SACK_BLOCKS,
 };
 use crate::units::{Dur, SimTime};
 
@@ -62,6 +62,8 @@ pub struct TcpReceiver {
     /// Linux's receive window and its autotuning (`rcv_autotune`): a segment that grows
     /// the window is acknowledged at once. None: off.
     autotune: Option<Box<RcvAutotune>>,
+    /// Acknowledge a pushed full-sized in-order segment at once (`ack_pushed`).
+    ack_pushed: bool,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
     /// Payload bytes delivered in order to the application (all connections).
@@ -112,6 +114,7 @@ impl TcpReceiver {
             quick_acks: 0,
             quick: 0,
             autotune: None,
+            ack_pushed: false,
             delack_deadline: None,
             echo: None,
             bytes_delivered: 0,
@@ -174,6 +177,16 @@ impl TcpReceiver {
     /// Next expected segment.
     pub fn rcv_nxt(&self) -> u64 {
         self.rcv_nxt
+    }
+
+    /// Acknowledge at once an in-order full-sized segment that carries PSH when no
+    /// out-of-order data is held (Linux: `tcp_measure_rcv_mss` sets ICSK_ACK_PUSHED and the
+    /// read that empties the receive queue acks, `__tcp_cleanup_rbuf`; the application here
+    /// reads every segment as it arrives, and out-of-order data keeps the queue from
+    /// emptying).
+    pub fn with_ack_pushed(mut self, on: bool) -> TcpReceiver {
+        self.ack_pushed = on;
+        self
     }
 
     /// The delayed-ACK deadline, if armed.
@@ -243,7 +256,12 @@ impl TcpReceiver {
             }
             // RFC 5681 §4.2: ACK at once when a segment fills (part of) a gap; else at least
             // every second full-sized segment, or when the delayed-ACK timer expires.
-            if filled_hole || self.delack.is_none() || self.unacked >= 1 || self.quick > 0 {
+            if filled_hole
+                || self.delack.is_none()
+                || self.unacked >= 1
+                || self.quick > 0
+                || (pkt.flags & FLAG_PSH != 0 && self.pushed_ack_due(pkt))
+            {
                 self.send_ack(now, out);
             } else {
                 self.unacked += 1;
@@ -259,6 +277,16 @@ impl TcpReceiver {
             self.quick = self.quick.max(self.quick_acks);
             self.send_ack(now, out);
         }
+    }
+
+    /// Whether a pushed in-order segment is acknowledged at once (`ack_pushed`): full-sized
+    /// (tcp_measure_rcv_mss's `len == rcv_mss`) and nothing held out of order.
+    #[cold]
+    #[inline(never)]
+    fn pushed_ack_due(&self, pkt: &Packet) -> bool {
+        self.ack_pushed
+            && self.ooo.is_empty()
+            && self.payload_of_range(pkt.seq, pkt.seq + 1) == self.mss
     }
 
     /// The receive window at an in-order segment, then the application's read of it
@@ -518,6 +546,37 @@ mod tests {
             off.on_data(SimTime(s), &seg(s), &mut out);
         }
         assert_eq!(out.len(), 2, "off: every second segment");
+    }
+
+    #[test]
+    fn a_pushed_full_segment_is_acked_at_once_only_with_ack_pushed() {
+        let pushed = |seq| {
+            let mut p = seg(seq);
+            p.flags |= FLAG_PSH;
+            p
+        };
+        for (on, want) in [(false, 0), (true, 1)] {
+            let mut r = rx(Some(Dur::from_millis(40))).with_ack_pushed(on);
+            let mut out = Vec::new();
+            r.on_data(SimTime::ZERO, &pushed(0), &mut out);
+            assert_eq!(out.len(), want, "ack_pushed {on}");
+        }
+        // Not with a hole open (the read cannot empty the queue), nor for an unpushed one.
+        let mut r = rx(Some(Dur::from_millis(40))).with_ack_pushed(true);
+        let mut out = Vec::new();
+        r.on_data(SimTime::ZERO, &seg(0), &mut out);
+        assert!(out.is_empty());
+        r.on_data(SimTime::ZERO, &seg(1), &mut out); // every second segment
+        assert_eq!(out.len(), 1);
+        r.on_data(SimTime::ZERO, &seg(3), &mut out); // out of order: acked at once anyway
+        assert_eq!(out.len(), 2);
+        out.clear();
+        r.on_data(SimTime::ZERO, &pushed(5), &mut out); // beyond the hole
+        r.on_data(SimTime::ZERO, &seg(2), &mut out); // fills the hole up to 4: acked
+        assert_eq!(out.len(), 2);
+        out.clear();
+        r.on_data(SimTime::ZERO, &pushed(4), &mut out); // fills the last hole: acked
+        assert_eq!(out.len(), 1);
     }
 
     #[test]

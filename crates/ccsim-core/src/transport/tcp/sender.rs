@@ -28,7 +28,7 @@ mod recovery;
 #[path = "sender_subflow.rs"]
 mod subflow;
 
-use super::config::{LostRetransmit, RecoverySpec, TcpSpec};
+use super::config::{LostRetransmit, PushFlags, RecoverySpec, TcpSpec};
 use super::ecn::EcnSender;
 use super::handshake::Handshake;
 use super::path_select::{FlowOutcome, PathSelector};
@@ -474,8 +474,19 @@ impl TcpSender {
         }
     }
 
-    /// Send whatever the window, the recovery algorithm and the application allow.
+    /// Send whatever the window, the recovery algorithm and the application allow, with
+    /// Linux's PSH marks if asked for (`push.rs`).
+    #[inline]
     fn try_send(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        let start = out.len();
+        self.try_send_unmarked(now, out);
+        if self.cfg.push_flags != PushFlags::None && out.len() > start + 1 {
+            self.mark_push(&mut out[start..]);
+        }
+    }
+
+    /// `try_send` without the PSH marks.
+    fn try_send_unmarked(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         if !self.open {
             return;
         }

@@ -133,6 +133,23 @@ impl TcpSender {
         }
     }
 
+    /// Linux's PSH marks on what one transmission sent (`push.rs`): GSO packets of
+    /// `tcp_tso_autosize` segments from the window, ssthresh, RTTs and packets out now.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn mark_push(&self, sent: &mut [Packet]) {
+        let mss = self.mss();
+        let segs = crate::transport::tcp::push::tso_segs(
+            self.cc.cwnd().0 / mss,
+            self.cc.ssthresh().0 / mss,
+            self.sb.outstanding(),
+            mss,
+            self.rtt.srtt(),
+            self.rtt.min_rtt(),
+        );
+        crate::transport::tcp::push::mark(sent, segs);
+    }
+
     /// Send the SYN if one is due, and time it.
     #[cold]
     #[inline(never)]

@@ -44,6 +44,8 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         handshake: false,
         quick_acks: 0,
         rcv_autotune: false,
+        push_flags: Default::default(),
+        ack_pushed: false,
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         lost_retransmit: Default::default(),
