@@ -167,11 +167,13 @@ def kernel_stream(d: Path, sport: int = KB.SPORT0) -> dict:
 
 def pcap_tcp_frames(raw: bytes) -> list[tuple[float, int, int, int, int, int, int]]:
     """(t_us, sport, dport, seq, ack, tcp flags, payload) of each TCP/IPv4 frame of a classic
-    pcap (Ethernet; ccsim's captures carry ns timestamps)."""
+    pcap (Ethernet): nanosecond timestamps (ccsim's captures) or microsecond ones (dumpcap's
+    -P files), told apart by the file's magic number."""
     out = []
     off = 24
+    per_us = 1e3 if raw[:4] == b"\x4d\x3c\xb2\xa1" else 1.0
     while off + 16 <= len(raw):
-        sec, nsec, incl, _orig = struct.unpack_from("<IIII", raw, off)
+        sec, frac, incl, _orig = struct.unpack_from("<IIII", raw, off)
         f = raw[off + 16: off + 16 + incl]
         off += 16 + incl
         if len(f) < 14 + 20 + 20 or f[12:14] != b"\x08\x00" or f[23] != 6:
@@ -181,7 +183,7 @@ def pcap_tcp_frames(raw: bytes) -> list[tuple[float, int, int, int, int, int, in
         tcp = f[14 + ihl:]
         sp, dp, seq, ack = struct.unpack_from(">HHII", tcp, 0)
         doff = (tcp[12] >> 4) * 4
-        out.append((sec * 1e6 + nsec / 1e3, sp, dp, seq, ack, tcp[13], tot - ihl - doff))
+        out.append((sec * 1e6 + frac / per_us, sp, dp, seq, ack, tcp[13], tot - ihl - doff))
     return out
 
 
