@@ -89,3 +89,40 @@ def test_common_cuts_counts_flow_0s_reductions_near_one_of_flow_1s_inside_the_wi
     assert C.common_cuts([a, b], 0.5, 9.0) == (1, 4)
     assert C.common_cuts([a, b], 0.5, 9.0, near=0.11) == (3, 4)
     assert C.common_cuts([a, series(reductions=[])], 0.0, 10.0) == (0, 5)
+
+
+def test_drop_episodes_group_drops_and_measure_the_gap_between_the_flows_first_drops():
+    import common_cuts as C
+
+    drops = [(1.00, 0), (1.03, 1), (1.05, 0),  # one episode: both flows, first drops 30 ms apart
+             (2.00, 1), (2.09, 1), (2.15, 0),  # one episode (gaps < 100 ms): 150 ms apart
+             (3.00, 0),                         # flow 0 only
+             (9.50, 1)]                         # outside the window
+    ep = C.drop_episodes(drops, 0.5, 9.0)
+    assert ep["episodes"] == 3 and ep["both"] == 2 and ep["gap_under_60ms"] == 1
+    assert ep["gap_median_ms"] == pytest.approx(90.0)
+    assert C.drop_episodes([], 0.0, 1.0)["gap_median_ms"] is None
+
+
+def test_burst_sizes_count_each_flows_packets_less_than_200us_apart():
+    import common_cuts as C
+
+    us = 1000
+    arr = [(0, 0), (10 * us, 0), (5 * us, 1),      # flow 0: a pair; flow 1 a single (interleaved)
+           (1000 * us, 0),                          # flow 0: a single
+           (2000 * us, 1), (2100 * us, 1), (2250 * us, 1)]  # flow 1: three, each < 200 µs apart
+    assert C.burst_sizes(arr) == {1: 0.5, 2: 0.25, 3: 0.25}
+
+
+def test_push_marks_share_gaps_and_ack_sizes():
+    import push_marks as P
+
+    mss = 1448
+    psh, ack = 0x18, 0x10
+    data = [(i, 5001, 5201, i * mss, 1, psh if i % 2 else ack, mss) for i in range(6)]  # PSH on 1, 3, 5
+    data[4] = (4, 5001, 5201, 4 * mss, 1, psh, mss)                                     # and on 4
+    acks = [(10 + i, 5201, 5001, 1, a, ack, 0) for i, a in enumerate([0, 2 * mss, 3 * mss, 3 * mss, 5 * mss])]
+    m = P.marks(data + acks, 5001, mss)
+    assert m["segments"] == 6 and m["psh_share"] == pytest.approx(4 / 6)
+    assert m["gaps"] == {1: 2, 2: 1}        # 1→3: 2, 3→4: 1, 4→5: 1
+    assert m["ack_sizes"] == {0: 1, 1: 1, 2: 2}
