@@ -626,24 +626,34 @@ impl Link {
                 }
                 Ok(f.accept_plain(at, pkt.size, tx, self.delay))
             }
-            Pipe::PerHop(p) => {
-                p.held_bytes += pkt.size as u64;
-                if p.in_service.is_none() {
-                    if let Some(h) = self.sojourn.as_mut() {
-                        h.record(0);
-                    }
-                    p.in_service = Some(*pkt);
-                    p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
-                    events.push_tx_done(now + tx, self.id);
-                    if let Some(c) = &mut self.capture {
-                        c.record(now, p.service_arrive, pkt);
-                    }
-                } else {
-                    p.waiting.push_back((now, *pkt));
-                }
+            Pipe::PerHop(_) => {
+                self.offer_per_hop(now, pkt, tx, events);
                 Ok(SimTime::NEVER)
             }
             Pipe::Sched(_) => unreachable!("dequeue-time links are offered in offer_sched"),
+        }
+    }
+
+    /// (Per-hop model.) An accepted packet: on the transmitter if it is idle, else waiting.
+    #[cold]
+    #[inline(never)]
+    fn offer_per_hop(&mut self, now: SimTime, pkt: &Packet, tx: Dur, events: &mut EventQueue) {
+        let Pipe::PerHop(p) = &mut self.pipe else {
+            unreachable!("offer_per_hop on a per-hop pipe");
+        };
+        p.held_bytes += pkt.size as u64;
+        if p.in_service.is_none() {
+            if let Some(h) = self.sojourn.as_mut() {
+                h.record(0);
+            }
+            p.in_service = Some(*pkt);
+            p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
+            events.push_tx_done(now + tx, self.id);
+            if let Some(c) = &mut self.capture {
+                c.record(now, p.service_arrive, pkt);
+            }
+        } else {
+            p.waiting.push_back((now, *pkt));
         }
     }
 
