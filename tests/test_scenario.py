@@ -97,7 +97,7 @@ def test_set_accepts_entry_names_as_sweeps_do(scenario_file):
     "path, value, where, message",
     [
         ("link.0.bandwith", "1Mbps", "link[0].bandwith",
-         "unknown key; allowed: between, from, to, rate, rate_schedule, delivery_trace, delay, queue, loss, loss_direction, name"),
+         "unknown key; allowed: between, from, to, rate, rate_schedule, delivery_trace, delay, jitter, queue, loss, loss_direction, name"),
         ("flow.f1.cc", "cubc", "flow[0].cc.kind", 'unknown controller "cubc"; allowed: reno, vegas'),
         ("flow.0.cc.beta", 0.8, "flow[0].cc.beta", "unknown key; allowed: kind, counting"),
         ("link.1.loss", 1.5, "link[1].loss", "1.5 is out of range; allowed 0 ≤ p < 1"),

@@ -637,7 +637,10 @@ fn jitter_moves_arrivals_and_loses_nothing() {
     assert_ne!(results_fingerprint(&plain), results_fingerprint(&jittery));
     // The flows' smallest RTT grows by at least the access links' mean extra delay.
     let min_rtt = |r: &RunResult| r.flows.iter().map(|f| f.rtt_min_s).fold(f64::MAX, f64::min);
-    assert!(min_rtt(&jittery) > min_rtt(&plain), "jitter did not delay anything");
+    assert!(
+        min_rtt(&jittery) > min_rtt(&plain),
+        "jitter did not delay anything"
+    );
 }
 
 #[test]

@@ -78,7 +78,10 @@ mod tests {
         // Bases 1 µs apart under a 1 ms jitter: the bound often binds.
         let ts: Vec<SimTime> = (0..500).map(|k| j.arrive(SimTime(k * 1_000))).collect();
         assert!(ts.windows(2).all(|w| w[0] <= w[1]));
-        assert!(ts.windows(2).any(|w| w[0] == w[1]), "the order bound never bound");
+        assert!(
+            ts.windows(2).any(|w| w[0] == w[1]),
+            "the order bound never bound"
+        );
     }
 
     #[test]

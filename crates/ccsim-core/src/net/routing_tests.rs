@@ -17,7 +17,7 @@ fn link_ns(from: usize, to: usize, ns: u64) -> LinkSpec {
         },
         loss: LossSpec::None,
         schedule: None,
-            jitter: crate::units::Dur::ZERO,
+        jitter: crate::units::Dur::ZERO,
     }
 }
 

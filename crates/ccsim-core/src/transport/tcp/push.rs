@@ -50,9 +50,8 @@ pub fn mark(sent: &mut [Packet], max_segs: u64) {
             continue;
         }
         run += 1;
-        let next_new = i + 1 < n
-            && sent[i + 1].kind == PacketKind::Data
-            && sent[i + 1].flags & FLAG_RETX == 0;
+        let next_new =
+            i + 1 < n && sent[i + 1].kind == PacketKind::Data && sent[i + 1].flags & FLAG_RETX == 0;
         // The end of a full chunk, or of the run's last (partial) chunk.
         let in_chunk = (run - 1) % max_segs + 1;
         if (in_chunk == max_segs || !next_new) && in_chunk >= 2 {

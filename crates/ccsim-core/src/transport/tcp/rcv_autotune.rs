@@ -17,9 +17,14 @@
 //!   SYN-ACK's, 65 535 rounded down to a segment (`tcp_select_initial_window`);
 //!   rcvq_space.space = min(that, 10 segments) (`tcp_init_buffer_space`).
 //! - Per in-order segment of ≥ 128 B (`tcp_event_data_recv` → `tcp_grow_window`): room =
-//!   min(window_clamp, window of the free buffer) − rcv_ssthresh, the segment itself still
-//!   unread; if room > 0 (and the segment's truesize allows it), rcv_ssthresh +=
-//!   min(room, 2 segments), and the segment is acknowledged at once.
+//!   min(window_clamp, window of the free buffer) − rcv_ssthresh, the segment itself and
+//!   any out-of-order data still in the buffer; if room > 0 (and the segment's truesize
+//!   allows it), rcv_ssthresh += min(room, 2 segments), and the segment is acknowledged at
+//!   once. Per out-of-order segment the same growth (`tcp_data_queue_ofo` calls
+//!   `tcp_grow_window` for SACK flows, since upstream 2020, "tcp: grow window for OOO
+//!   packets only for SACK flows"), its ACK being immediate anyway: so a recovery's
+//!   out-of-order flight grows the window, and the segments after it are not each
+//!   acknowledged to grow it.
 //! - Per read (the application here reads every in-order segment at once;
 //!   `tcp_rcv_space_adjust`): once a receiver RTT has passed since the last measure, if
 //!   more than `space` bytes were read in it, `tcp_rcvbuf_grow(copied)`: rcvwin = 2·copied
@@ -32,8 +37,8 @@
 //!   a higher timestamp sample smoothed by 1/8 (`tcp_rcv_rtt_update`, 6.16's "always seek
 //!   for minimal rtt"). The echo is carried by the data (`Packet::echoed_ack`).
 //!
-//! Not modelled: memory pressure, a slow reader (data waiting in the queue), out-of-order
-//! data in the buffer, and the window as flow control (ccsim's `max_window` is separate):
+//! Not modelled: memory pressure, a slow reader (data waiting in the queue), the smaller
+//! truesize of coalesced out-of-order segments, and the window as flow control (ccsim's `max_window` is separate):
 //! only the ACK timing follows from this state. The SYN-ACK is not timed, so the first
 //! RTT sample comes from the first data ACK's echo, a flight later than the kernel's;
 //! until then no read measures, as in the kernel before its first sample.
@@ -137,7 +142,8 @@ impl RcvAutotune {
 
     /// An in-order segment of `len` payload bytes arrived at `now` (rcv_nxt is now `end`,
     /// in bytes), sent at `sent` and echoing `echo`. Returns whether it grew the window,
-    /// i.e. must be acknowledged at once.
+    /// i.e. must be acknowledged at once. `held`: out-of-order segments in the buffer.
+    #[allow(clippy::too_many_arguments)]
     pub fn on_segment(
         &mut self,
         now: SimTime,
@@ -145,6 +151,7 @@ impl RcvAutotune {
         echo: Option<u64>,
         len: u64,
         end: u64,
+        held: u64,
     ) -> bool {
         if self.space_time.is_none() {
             // tcp_init_buffer_space at the connection's start, then tcp_measure_rcv_mss
@@ -157,7 +164,15 @@ impl RcvAutotune {
             self.timestamp_sample(now, sent, echo);
         }
         self.window_sample(now, end);
-        len >= 128 && self.grow_window(len)
+        len >= 128 && self.grow_window(len, held)
+    }
+
+    /// An out-of-order segment of `len` payload bytes was queued; `held` out-of-order
+    /// segments are now in the buffer, it included (`tcp_data_queue_ofo`).
+    pub fn on_ooo_segment(&mut self, len: u64, held: u64) {
+        if self.space_time.is_some() {
+            self.grow_window(len, held.saturating_sub(1));
+        }
     }
 
     /// `tcp_rcv_rtt_measure_ts`: the time since the echoed ACK left, in whole milliseconds
@@ -205,9 +220,10 @@ impl RcvAutotune {
         }
     }
 
-    /// `tcp_grow_window` for a segment still in the buffer.
-    fn grow_window(&mut self, len: u64) -> bool {
-        let free = self.win(self.rcvbuf.saturating_sub(TRUESIZE));
+    /// `tcp_grow_window` for a segment still in the buffer, with `held` other segments
+    /// (out of order) there too (`tcp_space` counts `sk_rmem_alloc`).
+    fn grow_window(&mut self, len: u64, held: u64) -> bool {
+        let free = self.win(self.rcvbuf.saturating_sub(TRUESIZE * (1 + held)));
         let room = self
             .window_clamp
             .min(free)
@@ -292,7 +308,7 @@ mod tests {
         let mut r = RcvAutotune::new(MSS);
         assert_eq!(r.rcv_ssthresh(), 65_160);
         let grew: Vec<bool> = (1..=10)
-            .map(|i| r.on_segment(ms(i as f64), ms(0.0), None, MSS, i * MSS))
+            .map(|i| r.on_segment(ms(i as f64), ms(0.0), None, MSS, i * MSS, 0))
             .collect();
         assert_eq!((r.ratio, r.window_clamp), (160, 81_920));
         assert_eq!(grew.iter().filter(|&&g| g).count(), 6);
@@ -305,19 +321,42 @@ mod tests {
     #[test]
     fn autotuning_grows_the_buffer_as_the_kernel_trace() {
         let mut r = RcvAutotune::new(MSS);
-        r.on_segment(ms(0.0), ms(0.0), None, MSS, MSS);
+        r.on_segment(ms(0.0), ms(0.0), None, MSS, MSS, 0);
         r.space = 15_928;
         r.rcvbuf_grow(30_408);
         assert_eq!((r.rcvbuf, r.window_clamp), (274_224, 171_390));
         // the first such growth: 15 928 against 14 480 asks for less than the buffer has
         let mut s = RcvAutotune::new(MSS);
-        s.on_segment(ms(0.0), ms(0.0), None, MSS, MSS);
+        s.on_segment(ms(0.0), ms(0.0), None, MSS, MSS, 0);
         s.rcvbuf_grow(15_928);
         assert_eq!(s.rcvbuf, RMEM_DEFAULT);
         // the window then grows to the new ceiling: (274 224 − 2 304)·160/256
         r.rcv_ssthresh = 80_480;
-        while r.grow_window(MSS) {}
+        while r.grow_window(MSS, 0) {}
         assert_eq!(r.rcv_ssthresh(), 169_950);
+    }
+
+    /// Out-of-order segments grow the window as in-order ones do (tcp_data_queue_ofo), but
+    /// the data they leave in the buffer lowers the ceiling: with 20 segments held, (274 224
+    /// − 21 · 2 304) · 160/256 = 141 150.
+    #[test]
+    fn out_of_order_segments_grow_the_window_below_what_they_hold() {
+        let mut r = RcvAutotune::new(MSS);
+        r.on_segment(ms(0.0), ms(0.0), None, MSS, MSS, 0);
+        r.space = 15_928;
+        r.rcvbuf_grow(30_408);
+        assert_eq!(r.rcvbuf, 274_224);
+        r.rcv_ssthresh = 80_480;
+        for held in 1..=20 {
+            r.on_ooo_segment(MSS, held);
+        }
+        assert_eq!(r.rcv_ssthresh(), 80_480 + 20 * 2 * MSS);
+        for _ in 0..40 {
+            r.on_ooo_segment(MSS, 21);
+        }
+        assert_eq!(r.rcv_ssthresh(), 141_150);
+        // An in-order segment with the same held data cannot grow it further.
+        assert!(!r.grow_window(MSS, 20));
     }
 
     /// The receiver's RTT: the time since the echoed ACK left, in whole milliseconds; one
@@ -328,12 +367,12 @@ mod tests {
     fn reads_measure_once_per_receiver_rtt() {
         let mut r = RcvAutotune::new(MSS);
         r.on_ack_sent(ms(0.5), 1);
-        r.on_segment(ms(0.0), ms(0.0), None, MSS, MSS);
+        r.on_segment(ms(0.0), ms(0.0), None, MSS, MSS, 0);
         r.on_read(ms(0.0), MSS);
         assert_eq!(r.rtt_us(), 0);
-        r.on_segment(ms(41.7), ms(21.0), Some(1), MSS, 2 * MSS);
+        r.on_segment(ms(41.7), ms(21.0), Some(1), MSS, 2 * MSS, 0);
         assert_eq!(r.rtt_us(), 41_000);
-        r.on_segment(ms(42.9), ms(22.0), Some(1), MSS, 3 * MSS); // same echo: no sample
+        r.on_segment(ms(42.9), ms(22.0), Some(1), MSS, 3 * MSS, 0); // same echo: no sample
         assert_eq!(r.rtt_us(), 41_000);
         r.on_read(ms(40.0), 2 * MSS); // 40 ms since the start < 41: no measure
         assert_eq!(r.space_time, Some(ms(0.0)));
@@ -343,10 +382,10 @@ mod tests {
             (12 * MSS, 12 * MSS, Some(ms(42.9)))
         );
         r.on_ack_sent(ms(43.0), 12);
-        r.on_segment(ms(93.5), ms(45.0), Some(12), MSS, 13 * MSS); // 93 − 43 = 50 ms
+        r.on_segment(ms(93.5), ms(45.0), Some(12), MSS, 13 * MSS, 0); // 93 − 43 = 50 ms
         assert_eq!(r.rtt_us(), 41_000 + (50_000 - 41_000) / 8);
         r.on_ack_sent(ms(94.0), 13);
-        r.on_segment(ms(136.2), ms(100.0), Some(13), MSS, 14 * MSS); // 42 ms: lower, taken
+        r.on_segment(ms(136.2), ms(100.0), Some(13), MSS, 14 * MSS, 0); // 42 ms: lower, taken
         assert_eq!(r.rtt_us(), 42_000);
     }
 }

@@ -247,12 +247,17 @@ impl TcpReceiver {
         if seq == self.rcv_nxt {
             self.deliver(now, seq, seq + 1);
             let filled_hole = !self.ooo.is_empty();
+            let held = if filled_hole && self.autotune.is_some() {
+                self.ooo_segments()
+            } else {
+                0
+            };
             if filled_hole && self.ooo[0].0 == self.rcv_nxt {
                 let (a, b) = self.ooo.remove(0);
                 self.deliver(now, a, b);
             }
             if self.autotune.is_some() {
-                self.autotune_on_segment(now, pkt);
+                self.autotune_on_segment(now, pkt, held);
             }
             // RFC 5681 §4.2: ACK at once when a segment fills (part of) a gap; else at least
             // every second full-sized segment, or when the delayed-ACK timer expires.
@@ -270,7 +275,9 @@ impl TcpReceiver {
                 }
             }
         } else if seq > self.rcv_nxt {
-            self.insert_ooo(seq);
+            if self.insert_ooo(seq) && self.autotune.is_some() {
+                self.autotune_on_ooo(pkt);
+            }
             self.send_ack(now, out);
         } else {
             // Duplicate: tell the sender where we are (Linux also re-enters quick mode).
@@ -293,15 +300,31 @@ impl TcpReceiver {
     /// (out of line: receivers without the model keep `on_data` as it was).
     #[cold]
     #[inline(never)]
-    fn autotune_on_segment(&mut self, now: SimTime, pkt: &Packet) {
+    fn autotune_on_segment(&mut self, now: SimTime, pkt: &Packet, held: u64) {
         let len = self.payload_of_range(pkt.seq, pkt.seq + 1);
         let copied = self.rcv_nxt * self.mss;
         if let Some(at) = &mut self.autotune {
-            if at.on_segment(now, pkt.ts, pkt.echoed_ack(), len, copied) {
+            if at.on_segment(now, pkt.ts, pkt.echoed_ack(), len, copied, held) {
                 self.quick |= 1; // tcp_grow_window: icsk_ack.quick |= 1
             }
             at.on_read(now, copied);
         }
+    }
+
+    /// An out-of-order segment grows the window too (`rcv_autotune.rs`).
+    #[cold]
+    #[inline(never)]
+    fn autotune_on_ooo(&mut self, pkt: &Packet) {
+        let len = self.payload_of_range(pkt.seq, pkt.seq + 1);
+        let held = self.ooo_segments();
+        if let Some(at) = &mut self.autotune {
+            at.on_ooo_segment(len, held);
+        }
+    }
+
+    /// Segments held out of order.
+    fn ooo_segments(&self) -> u64 {
+        self.ooo.iter().map(|&(a, b)| b - a).sum()
     }
 
     /// ECN at a data segment (out of line: flows without ECN keep `on_data` as short as
@@ -356,7 +379,8 @@ impl TcpReceiver {
         }
     }
 
-    fn insert_ooo(&mut self, seq: u64) {
+    /// Hold an out-of-order segment; whether it was new (not already held).
+    fn insert_ooo(&mut self, seq: u64) -> bool {
         // Most recent first, without duplicates (RFC 2018 §4).
         let mut recent = [seq; MAX_SACK_BLOCKS];
         let mut n = 1;
@@ -370,7 +394,7 @@ impl TcpReceiver {
         self.nrecent = n;
         let i = self.ooo.partition_point(|r| r.1 < seq);
         if i < self.ooo.len() && self.ooo[i].0 <= seq && seq < self.ooo[i].1 {
-            return; // already held
+            return false; // already held
         }
         let joins_prev = i < self.ooo.len() && self.ooo[i].1 == seq;
         let joins_next_idx = if joins_prev { i + 1 } else { i };
@@ -384,6 +408,7 @@ impl TcpReceiver {
             (false, true) => self.ooo[i].0 = seq,
             (false, false) => self.ooo.insert(i, (seq, seq + 1)),
         }
+        true
     }
 
     fn block_containing(&self, seq: u64) -> Option<(u64, u64)> {

@@ -26,6 +26,10 @@ pub struct RtoSpec {
     /// TCP only.
     #[serde(default)]
     pub restart_at_fast_retransmit: bool,
+    /// TCP only: restart the timer whenever loss recovery resends the oldest outstanding
+    /// segment (SACK recoveries).
+    #[serde(default)]
+    pub restart_on_head_retransmit: bool,
     /// TCP only: Karn's rule (no sample from an ACK echoing a retransmitted segment).
     #[serde(default = "karn_default")]
     pub karn: bool,
@@ -54,6 +58,7 @@ impl RtoSpec {
             estimator: RtoEstimator::Rfc6298,
             samples: RttSamples::EveryAck,
             restart_at_fast_retransmit: false,
+            restart_on_head_retransmit: false,
             karn: true,
         }
     }
@@ -125,6 +130,9 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::boolean("restart_at_fast_retransmit", false)
         .doc("restart the timer when fast retransmit sends; docs/tcp.md §10.5")
         .source("RFC 6298 §5.1 starts only a stopped timer; ns-2.35 restarts it (reset_rtx_timer(1,0), tcp/tcp-newreno.cc ~168, tcp-sack1.cc ~338, tcp-reno.cc ~214)"),
+    Param::boolean("restart_on_head_retransmit", false)
+        .doc("SACK recoveries: restart the timer whenever loss recovery resends the oldest outstanding segment (the fast retransmit, and a lost retransmission sent again); docs/tcp.md §10.5")
+        .source("RFC 6298 §5.1 starts only a stopped timer; Linux tcp_xmit_retransmit_queue re-arms it when it resends the head of the retransmission queue (net/ipv4/tcp_output.c; the linux profile)"),
     Param::boolean("karn", true)
         .doc("Karn's rule: no RTT sample from an ACK echoing a retransmitted segment; false takes it, the timestamp naming which transmission the ACK answers (every_ack and new_ack samples); docs/tcp.md §10.4")
         .source("RFC 6298 §3 (Karn; samples from retransmissions are safe with timestamps); ns-3.44 tcp-socket-base.cc CalculateRttSample checks the retransmission only without timestamps"),

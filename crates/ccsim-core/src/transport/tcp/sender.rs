@@ -532,7 +532,7 @@ impl TcpSender {
                 };
                 if let Some(seq) = lost {
                     self.send_segment_paced(now, seq, pacing, out);
-                    self.note_retransmit(seq);
+                    self.note_retransmit(now, seq);
                 } else if self.app_has(self.sb.end())
                     && self.sb.end() < self.una + self.max_window_segs()
                 {

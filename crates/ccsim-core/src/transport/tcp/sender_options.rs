@@ -118,7 +118,7 @@ impl TcpSender {
             }
             if let Some(seq) = self.sb.next_lost() {
                 self.send_segment_paced(now, seq, pacing, out);
-                self.note_retransmit(seq);
+                self.note_retransmit(now, seq);
             } else if self.app_has(self.sb.end())
                 && self.sb.end() < self.una + self.max_window_segs()
             {
@@ -246,8 +246,12 @@ impl TcpSender {
     /// Segment `seq` was retransmitted (SACK recoveries): the scoreboard counts it in
     /// flight, and RACK's rule (`lost_retransmit = "rack"`) remembers what had been sent.
     #[inline]
-    pub(super) fn note_retransmit(&mut self, seq: u64) {
+    pub(super) fn note_retransmit(&mut self, now: SimTime, seq: u64) {
         self.sb.on_retransmit(seq);
+        if self.cfg.rto.restart_on_head_retransmit && seq == self.una {
+            // Linux tcp_xmit_retransmit_queue: resending the head re-arms the timer.
+            self.rto_deadline = Some(self.rtt.deadline(now));
+        }
         if let Some(r) = &mut self.rack {
             r.on_retransmit(seq, self.sb.end());
         }

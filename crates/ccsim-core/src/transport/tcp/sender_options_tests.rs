@@ -464,3 +464,32 @@ fn rack_resends_a_lost_retransmission_once_a_later_segment_is_sacked() {
         assert_eq!(again.contains(&0), rack, "rack {rack}: {again:?}");
     }
 }
+
+/// Linux re-arms the timer whenever loss recovery resends the head (`rto.
+/// restart_on_head_retransmit`): after RACK resends a lost fast retransmission at 150 ms,
+/// the deadline is one RTO from then; without the rule it stays where the first
+/// retransmission left it.
+#[test]
+fn the_timer_restarts_when_the_head_is_resent_again() {
+    for restart in [false, true] {
+        let mut sp = TcpSpec {
+            lost_retransmit: super::super::config::LostRetransmit::Rack,
+            ..spec(RecoverySpec::Sack, 10)
+        };
+        sp.rto.restart_on_head_retransmit = restart;
+        let (mut s, _) = open(sp);
+        for (i, hi) in (2..=10).enumerate() {
+            feed(&mut s, ms(100 + i as u64), &ack(0, &[(1, hi)], ms(0)));
+        }
+        let first = s.next_wakeup();
+        let again = feed(&mut s, ms(150), &ack(0, &[(1, 11)], ms(0)));
+        assert!(again.contains(&0), "RACK resends the head: {again:?}");
+        let rto = s.rtt().rto();
+        if restart {
+            assert_eq!(s.next_wakeup(), ms(150) + rto);
+            assert!(first < ms(150) + rto);
+        } else {
+            assert_eq!(s.next_wakeup(), first, "the timer left as it was");
+        }
+    }
+}

@@ -132,7 +132,7 @@ impl TcpSender {
         };
         self.recover_guard = recover;
         if self.sack_mode() {
-            self.note_retransmit(una);
+            self.note_retransmit(now, una);
         } else {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
