@@ -126,3 +126,17 @@ def test_push_marks_share_gaps_and_ack_sizes():
     assert m["segments"] == 6 and m["psh_share"] == pytest.approx(4 / 6)
     assert m["gaps"] == {1: 2, 2: 1}        # 1→3: 2, 3→4: 1, 4→5: 1
     assert m["ack_sizes"] == {0: 1, 1: 1, 2: 2}
+
+
+def test_host_jitter_splits_the_access_links_and_jitters_the_hosts_directions_only():
+    import kernel_bench as K
+
+    plain = K.ccsim_doc("two", "reno", 10.0, 1, [0.0, 0.0], "linux")
+    assert all("jitter" not in ln for ln in plain["link"])
+    doc = K.ccsim_doc("two", "reno", 10.0, 1, [0.0, 0.0], "linux", host_jitter_us=(70.0, 204.0))
+    jit = {(ln["from"], ln["to"]): ln.get("jitter") for ln in doc["link"] if "from" in ln}
+    assert jit[("s0", "r1")] == "70.0us" and jit[("d1", "r2")] == "204.0us"
+    assert jit[("r1", "s0")] is None and jit[("r2", "d0")] is None and jit[("r1", "r2")] is None
+    assert K._jitter_pair("70,204") == (70.0, 204.0)
+    with pytest.raises(Exception):
+        K._jitter_pair("70")

@@ -230,7 +230,11 @@ def linux_profile_available() -> bool:
         return False
 
 
-def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None) -> dict:
+def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None,
+              host_jitter_us: tuple[float, float] = (0.0, 0.0)) -> dict:
+    """The scenario in ccsim. `host_jitter_us`: the link `jitter` of the senders' access links
+    (data direction) and of the receivers' (ACK direction), for the hosts' varying processing
+    times (`--host-jitter`); 0 keeps the links' delays exact."""
     _, limit, loss, extras = SCENARIOS[name]
     q = {"kind": "droptail", "limit": limit}
     fast = {"rate": "10Gbps", "queue": {"kind": "droptail", "limit": 10000}}
@@ -240,8 +244,15 @@ def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float]
     ]
     flows = []
     for i, x in enumerate(extras):
-        links.append({"between": [f"s{i}", "r1"], "delay": f"{x}ms", **fast})
-        links.append({"between": ["r2", f"d{i}"], "delay": "0ms", **fast})
+        js, jr = host_jitter_us
+        if js or jr:  # one-way links: the jitter on the direction the host's processing delays
+            links.append({"from": f"s{i}", "to": "r1", "delay": f"{x}ms", "jitter": f"{js}us", **fast})
+            links.append({"from": "r1", "to": f"s{i}", "delay": f"{x}ms", **fast})
+            links.append({"from": "r2", "to": f"d{i}", "delay": "0ms", **fast})
+            links.append({"from": f"d{i}", "to": "r2", "delay": "0ms", "jitter": f"{jr}us", **fast})
+        else:
+            links.append({"between": [f"s{i}", "r1"], "delay": f"{x}ms", **fast})
+            links.append({"between": ["r2", f"d{i}"], "delay": "0ms", **fast})
         # The kernel's time 0 is when the first connect() returned; the sender starts writing
         # on every connection once the last one has returned (endpoints.py), so all flows'
         # data leaves at max(starts). With the profiles' handshake (linux, ns2) ccsim's data
@@ -285,13 +296,14 @@ def ccsim_series(res, n: int) -> list[M.Series]:
     return out
 
 
-def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None) -> dict:
+def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None,
+              host_jitter_us: tuple[float, float] = (0.0, 0.0)) -> dict:
     import ccsim
     n = len(SCENARIOS[name][3])
-    res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile), progress=False)
+    res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile, host_jitter_us), progress=False)
     flows = ccsim_series(res, n)
     # a 2 s run is the first 2 s of the long one (same seed, deterministic): its counters
-    early = ccsim.run(ccsim_doc(name, cc, 2.0, seed, starts, profile), progress=False)
+    early = ccsim.run(ccsim_doc(name, cc, 2.0, seed, starts, profile, host_jitter_us), progress=False)
     for s, (_, r) in zip(flows, early.flows.iterrows()):
         s.retx_2s = int(r.retransmissions)
     w0, w1 = window(seconds)
@@ -405,6 +417,16 @@ def markdown(summary: dict, meta: dict) -> str:
 
 # ---------------------------------------------------------------- main
 
+def _jitter_pair(text: str) -> tuple[float, float]:
+    try:
+        js, jr = (float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give two numbers of µs, e.g. 70,204") from None
+    if js < 0 or jr < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: jitter cannot be negative")
+    return js, jr
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="one 10 s run per case (to try the bench)")
@@ -421,6 +443,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pingpong", action="store_true",
                    help="diagnostic: the receiving sockets in pingpong mode (TCP_QUICKACK 0 after every read), "
                         "which turns off the read's immediate ACK of a segment with PSH (docs/validation.md §6)")
+    p.add_argument("--host-jitter", type=_jitter_pair, default=(0.0, 0.0), metavar="DATA_US,ACK_US",
+                   help="ccsim side: a uniform link jitter on the senders' access links (data direction) and the "
+                        "receivers' (ACK direction), in µs, for the hosts' varying processing times (measured on "
+                        "this bench: 70,204 — docs/validation.md §6); default 0,0")
     p.add_argument("--from-kernel", type=Path, help="reuse a results.json's kernel runs; run only ccsim")
     p.add_argument("--ccsim-profile", default="auto",
                    help="'auto' (the `linux` stack profile if ccsim has one, else the closest options), "
@@ -495,11 +521,14 @@ def main(argv: list[str] | None = None) -> int:
     meta["ccsim_options"] = (f"stack = \"{profile}\"" if profile else
                              "SACK recovery, init_cwnd 10, MSS 1448 + 52 B headers, delayed ACK 40 ms, "
                              "rto.min 200 ms")
+    if any(a.host_jitter):
+        meta["ccsim_options"] += (f"; host jitter {a.host_jitter[0]:g} µs (senders' data) and "
+                                  f"{a.host_jitter[1]:g} µs (receivers' ACKs)")
     sim = []
     for r in kernel:
         if r["cc"] not in CCSIM_CC or r["scenario"] not in scen and not a.from_kernel:
             continue
-        sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile))
+        sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile, a.host_jitter))
     meta["flagged"] = [f"{r['scenario']}/{r['cc']}/{r['run']}: {'; '.join(flags(r))}" for r in kernel if flags(r)]
     meta["emulator_lag_limits_ns"] = [LAG_P99_MAX_NS, LAG_MAX_NS]
     lags = [r["emulator"]["lag_ns"] for r in kernel]
