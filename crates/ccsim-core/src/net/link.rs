@@ -42,11 +42,14 @@ mod link_account;
 mod link_jitter;
 #[path = "link_loss.rs"]
 mod link_loss;
+#[path = "link_perhop.rs"]
+mod link_perhop;
 #[path = "link_sched.rs"]
 mod link_sched;
 
 use link_jitter::{arrival, Jitter};
 use link_loss::Loss;
+use link_perhop::PerHopPipe;
 use link_sched::SchedPipe;
 
 /// Initial capacity of a fast link's rings (powers of two; they double when full).
@@ -125,18 +128,6 @@ impl FastPipe {
         });
         arrive
     }
-}
-
-#[derive(Debug)]
-struct PerHopPipe {
-    /// Packets waiting for the transmitter, with the time each entered.
-    waiting: VecDeque<(SimTime, Packet)>,
-    in_service: Option<Packet>,
-    /// When the packet in service reaches the far end (set as its transmission starts).
-    service_arrive: SimTime,
-    wire: VecDeque<Packet>,
-    held_bytes: u64,
-    idle_since: SimTime,
 }
 
 /// A plain one-byte tag (`repr(u8)`): with three variants the compiler would otherwise
@@ -634,29 +625,6 @@ impl Link {
         }
     }
 
-    /// (Per-hop model.) An accepted packet: on the transmitter if it is idle, else waiting.
-    #[cold]
-    #[inline(never)]
-    fn offer_per_hop(&mut self, now: SimTime, pkt: &Packet, tx: Dur, events: &mut EventQueue) {
-        let Pipe::PerHop(p) = &mut self.pipe else {
-            unreachable!("offer_per_hop on a per-hop pipe");
-        };
-        p.held_bytes += pkt.size as u64;
-        if p.in_service.is_none() {
-            if let Some(h) = self.sojourn.as_mut() {
-                h.record(0);
-            }
-            p.in_service = Some(*pkt);
-            p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
-            events.push_tx_done(now + tx, self.id);
-            if let Some(c) = &mut self.capture {
-                c.record(now, p.service_arrive, pkt);
-            }
-        } else {
-            p.waiting.push_back((now, *pkt));
-        }
-    }
-
     /// (Fast model.) The accepted packet's future on a link that is not plain: its
     /// transmission end from the schedule if there is one, its queueing delay and its
     /// capture record when kept. Returns its arrival time at the far end.
@@ -748,32 +716,10 @@ impl Link {
         matches!(&self.pipe, Pipe::Fast(f) if !f.deliver.is_empty())
     }
 
-    /// (Per-hop model.) The transmission in progress ends at `now`.
+    /// (Per-hop and dequeue-time models.) The transmission in progress ends at `now`.
     pub fn on_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
-        if let Pipe::PerHop(p) = &mut self.pipe {
-            let pkt = p
-                .in_service
-                .take()
-                .expect("tx done without a packet in service");
-            p.held_bytes -= pkt.size as u64;
-            self.stats.packets_out += 1;
-            self.stats.bytes_out += pkt.size as u64;
-            p.wire.push_back(pkt);
-            events.push_arrival(p.service_arrive, self.id);
-            if let Some((entered, next)) = p.waiting.pop_front() {
-                if let Some(h) = self.sojourn.as_mut() {
-                    h.record(now.since(entered).0);
-                }
-                p.in_service = Some(next);
-                let tx = self.rate.tx_time(Bytes(next.size as u64));
-                p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
-                events.push_tx_done(now + tx, self.id);
-                if let Some(c) = &mut self.capture {
-                    c.record(now, p.service_arrive, &next);
-                }
-            } else {
-                p.idle_since = now;
-            }
+        if matches!(self.pipe, Pipe::PerHop(_)) {
+            self.per_hop_tx_done(now, events);
         } else {
             self.sched_tx_done(now, events);
         }
