@@ -82,6 +82,20 @@ fn tcp_data_segment() {
 }
 
 #[test]
+fn a_pushed_data_segment_carries_psh() {
+    let h = headers(Proto::tcp(1000, 40, Some(100_000), Some(20), false));
+    let mut p = Packet::new(PacketKind::Data, FlowId(0), NodeId(1), EndpointId(1), 1040);
+    p.flags |= crate::packet::FLAG_PSH;
+    let (.., f) = one(&h, 0, p, SimTime(1));
+    assert_eq!(f[34 + 13], 0x18, "PSH, ACK");
+    // The same bit on an ACK is FLAG_NO_ECHO, not PSH.
+    let mut a = Packet::new(PacketKind::Ack, FlowId(0), NodeId(0), EndpointId(0), 40);
+    a.flags |= crate::packet::FLAG_NO_ECHO;
+    let (.., f) = one(&h, 0, a, SimTime(1));
+    assert_eq!(f[34 + 13], 0x10, "ACK only");
+}
+
+#[test]
 fn tcp_ack_with_sack_blocks_and_the_last_short_segment() {
     let h = headers(Proto::tcp(1000, 40, Some(10_500), Some(20), false));
     let mut p = Packet::new(PacketKind::Ack, FlowId(0), NodeId(0), EndpointId(0), 40);
