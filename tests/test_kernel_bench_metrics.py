@@ -140,3 +140,15 @@ def test_host_jitter_splits_the_access_links_and_jitters_the_hosts_directions_on
     assert K._jitter_pair("70,204") == (70.0, 204.0)
     with pytest.raises(Exception):
         K._jitter_pair("70")
+
+
+def test_ccsim_set_writes_flow_keys_over_the_profile_and_dotted_keys_into_tables():
+    import kernel_bench as K
+
+    assert K._flow_key("tso_defer=true") == ("tso_defer", True)
+    assert K._flow_key("rto.min=300ms") == ("rto.min", "300ms")
+    with pytest.raises(Exception):
+        K._flow_key("tso_defer")
+    doc = K.ccsim_doc("q33", "reno", 5.0, 1, [0.0], "linux", flow_set={"tso_defer": True, "rto.min": "300ms"})
+    fl = doc["flow"][0]
+    assert fl["tso_defer"] is True and fl["rto"] == {"min": "300ms"} and fl["stack"] == "linux"

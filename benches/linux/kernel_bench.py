@@ -231,10 +231,11 @@ def linux_profile_available() -> bool:
 
 
 def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None,
-              host_jitter_us: tuple[float, float] = (0.0, 0.0)) -> dict:
+              host_jitter_us: tuple[float, float] = (0.0, 0.0), flow_set: dict | None = None) -> dict:
     """The scenario in ccsim. `host_jitter_us`: the link `jitter` of the senders' access links
     (data direction) and of the receivers' (ACK direction), for the hosts' varying processing
-    times (`--host-jitter`); 0 keeps the links' delays exact."""
+    times (`--host-jitter`); 0 keeps the links' delays exact. `flow_set`: keys written on every
+    flow after the profile (`--ccsim-set`), e.g. {"tso_defer": True}."""
     _, limit, loss, extras = SCENARIOS[name]
     q = {"kind": "droptail", "limit": limit}
     fast = {"rate": "10Gbps", "queue": {"kind": "droptail", "limit": 10000}}
@@ -269,6 +270,12 @@ def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float]
         else:  # the closest options today (docs/sources/linux.md §1)
             fl.update({"recovery": "sack", "init_cwnd": 10, "delayed_ack": "40ms",
                        "rto": {"min": "200ms", "initial": "1s", "max": "120s"}})
+        for key, value in (flow_set or {}).items():
+            *tables, last = key.split(".")
+            t = fl
+            for k in tables:
+                t = t.setdefault(k, {})
+            t[last] = value
         flows.append(fl)
     return {"simulation": {"duration": f"{seconds}s", "seed": seed},
             "trace": {"interval": "20ms", "flows": "all", "links": ["r1->r2"]}, "link": links, "flow": flows}
@@ -297,13 +304,13 @@ def ccsim_series(res, n: int) -> list[M.Series]:
 
 
 def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None,
-              host_jitter_us: tuple[float, float] = (0.0, 0.0)) -> dict:
+              host_jitter_us: tuple[float, float] = (0.0, 0.0), flow_set: dict | None = None) -> dict:
     import ccsim
     n = len(SCENARIOS[name][3])
-    res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile, host_jitter_us), progress=False)
+    res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile, host_jitter_us, flow_set), progress=False)
     flows = ccsim_series(res, n)
     # a 2 s run is the first 2 s of the long one (same seed, deterministic): its counters
-    early = ccsim.run(ccsim_doc(name, cc, 2.0, seed, starts, profile, host_jitter_us), progress=False)
+    early = ccsim.run(ccsim_doc(name, cc, 2.0, seed, starts, profile, host_jitter_us, flow_set), progress=False)
     for s, (_, r) in zip(flows, early.flows.iterrows()):
         s.retx_2s = int(r.retransmissions)
     w0, w1 = window(seconds)
@@ -417,6 +424,16 @@ def markdown(summary: dict, meta: dict) -> str:
 
 # ---------------------------------------------------------------- main
 
+def _flow_key(text: str) -> tuple[str, object]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r}: give KEY=VALUE, e.g. tso_defer=true")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
 def _jitter_pair(text: str) -> tuple[float, float]:
     try:
         js, jr = (float(x) for x in text.split(","))
@@ -447,6 +464,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="ccsim side: a uniform link jitter on the senders' access links (data direction) and the "
                         "receivers' (ACK direction), in µs, for the hosts' varying processing times (measured on "
                         "this bench: 70,204 — docs/validation.md §6); default 0,0")
+    p.add_argument("--ccsim-set", action="append", default=[], type=_flow_key, metavar="KEY=VALUE",
+                   help="ccsim side: a flow key written over the profile on every flow (a JSON value, or a "
+                        "bare word taken as a string; a dotted key sets a nested table), e.g. tso_defer=true "
+                        "or rto.min=300ms; repeatable")
     p.add_argument("--from-kernel", type=Path, help="reuse a results.json's kernel runs; run only ccsim")
     p.add_argument("--ccsim-profile", default="auto",
                    help="'auto' (the `linux` stack profile if ccsim has one, else the closest options), "
@@ -521,6 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     meta["ccsim_options"] = (f"stack = \"{profile}\"" if profile else
                              "SACK recovery, init_cwnd 10, MSS 1448 + 52 B headers, delayed ACK 40 ms, "
                              "rto.min 200 ms")
+    if a.ccsim_set:
+        meta["ccsim_options"] += "; " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in a.ccsim_set)
     if any(a.host_jitter):
         meta["ccsim_options"] += (f"; host jitter {a.host_jitter[0]:g} µs (senders' data) and "
                                   f"{a.host_jitter[1]:g} µs (receivers' ACKs)")
@@ -528,7 +551,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in kernel:
         if r["cc"] not in CCSIM_CC or r["scenario"] not in scen and not a.from_kernel:
             continue
-        sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile, a.host_jitter))
+        sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile, a.host_jitter,
+                             dict(a.ccsim_set)))
     meta["flagged"] = [f"{r['scenario']}/{r['cc']}/{r['run']}: {'; '.join(flags(r))}" for r in kernel if flags(r)]
     meta["emulator_lag_limits_ns"] = [LAG_P99_MAX_NS, LAG_MAX_NS]
     lags = [r["emulator"]["lag_ns"] for r in kernel]

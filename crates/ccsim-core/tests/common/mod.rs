@@ -32,6 +32,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         rcv_autotune: false,
         push_flags: Default::default(),
         ack_pushed: false,
+        tso_defer: false,
         lost_retransmit: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,

@@ -50,6 +50,9 @@ pub struct TcpSpec {
     /// The receiver acknowledges a pushed full-sized segment at once (TCP flows only).
     #[serde(default)]
     pub ack_pushed: bool,
+    /// Linux's TSO deferral (`tso_defer.rs`; TCP flows only).
+    #[serde(default)]
+    pub tso_defer: bool,
     pub ssthresh_from: LossFlight,
     pub sack_option_bytes: bool,
     #[serde(default)]
@@ -304,6 +307,9 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::boolean("ack_pushed", false)
         .doc("the receiver acknowledges at once an in-order full-sized segment carrying PSH when it holds no out-of-order data (the application's read then empties the receive queue); docs/tcp.md §6")
         .source("our choice: off, RFC 5681 §4.2's every-second-segment rule (Linux ≥ 6.10: tcp_measure_rcv_mss sets ICSK_ACK_PUSHED, __tcp_cleanup_rbuf acks at the read, net/ipv4/tcp_input.c and tcp.c; the linux profile)"),
+    Param::boolean("tso_defer", false)
+        .doc("SACK senders: hold back a remainder smaller than a GSO packet (and than a third of cwnd) until the next ACK when it transmitted within the last millisecond and the oldest outstanding segment's ACK is expected within min(srtt/2, 1 ms), outside recovery (Linux's TSO deferral); docs/tcp.md §6")
+        .source("our choice: off, every segment the window allows leaves at once (Linux: tcp_tso_should_defer, net/ipv4/tcp_output.c; the linux profile)"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

@@ -10,6 +10,7 @@ pub mod push;
 pub mod rack;
 pub mod rate_sample;
 pub mod rcv_autotune;
+pub mod tso_defer;
 pub mod receiver;
 pub mod rto;
 pub mod rto_variants;

@@ -38,6 +38,7 @@ use super::rate_sample::RateSampler;
 use super::rto::{RttEstimator, RttSamples};
 use super::scoreboard::Scoreboard;
 use super::timed_segment::TimedSegment;
+use super::tso_defer::TsoDefer;
 use crate::apps::{AppEvent, SenderApp};
 use crate::cc::{
     AckEvent, AnyCc, CcContext, CongestionControl, CongestionEvent, CongestionKind, RoundEvent,
@@ -144,6 +145,8 @@ pub struct TcpSender {
     fack_cwnd: Option<f64>,
     /// Delivery-rate records, only for a controller that asks for rate samples.
     rate: Option<Box<RateSampler>>,
+    /// Linux's TSO deferral state (`tso_defer`).
+    tso: Option<Box<TsoDefer>>,
     /// Segments presumed lost without SACK (fast retransmits, NewReno partial-ACK
     /// retransmissions, everything outstanding at a timeout): the rate sample's losses.
     lost_no_sack: u64,
@@ -171,6 +174,7 @@ impl TcpSender {
         let cc = Self::fresh_cc(&cfg, 0);
         let ecn = EcnSender::new(cfg.ecn);
         let rack = (cfg.lost_retransmit == LostRetransmit::Rack).then(Box::default);
+        let tso = cfg.tso_defer.then(Box::<TsoDefer>::default);
         TcpSender {
             flow,
             dst,
@@ -209,6 +213,7 @@ impl TcpSender {
             lt_sent: 0,
             fack_cwnd: None,
             rate: None,
+            tso,
             lost_no_sack: 0,
             cc_seed: 0,
             ecn,
@@ -411,6 +416,9 @@ impl TcpSender {
         if let Some(r) = &mut self.rate {
             r.on_send(seq, now, self.delivered, self.sb.outstanding());
         }
+        if let Some(d) = &mut self.tso {
+            d.on_send(seq, now);
+        }
         if retx {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
@@ -536,6 +544,9 @@ impl TcpSender {
                 } else if self.app_has(self.sb.end())
                     && self.sb.end() < self.una + self.max_window_segs()
                 {
+                    if self.tso.is_some() && !limited && self.tso_defers(now, win - in_flight) {
+                        break;
+                    }
                     let seq = self.sb.end();
                     self.send_segment_paced(now, seq, pacing, out);
                     self.nxt = self.sb.end();
@@ -648,6 +659,9 @@ impl TcpSender {
             }
             self.delivered += fresh * mss;
             self.una = ack;
+            if let Some(d) = &mut self.tso {
+                d.on_ack(ack);
+            }
             self.nxt = self.nxt.max(ack);
             self.dupacks = 0;
             self.lt_sent = 0;

@@ -39,6 +39,9 @@ impl TcpSender {
         self.rtt.restart();
         self.una = 0;
         self.nxt = 0;
+        if let Some(d) = &mut self.tso {
+            d.reset();
+        }
         self.sb = Scoreboard::new(0);
         if let Some(r) = &mut self.rack {
             r.clear();

@@ -150,6 +150,28 @@ impl TcpSender {
         crate::transport::tcp::push::mark(sent, segs);
     }
 
+    /// Whether Linux's TSO deferral holds back the next new segment (`tso_defer.rs`), with
+    /// `quota` segments allowed by the window; never in recovery.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn tso_defers(&self, now: SimTime, quota: u64) -> bool {
+        if self.phase != Phase::Open {
+            return false;
+        }
+        let Some(d) = &self.tso else { return false };
+        let mss = self.mss();
+        let cwnd = self.cc.cwnd().0 / mss;
+        let max_segs = crate::transport::tcp::push::tso_segs(
+            cwnd,
+            self.cc.ssthresh().0 / mss,
+            self.sb.outstanding(),
+            mss,
+            self.rtt.srtt(),
+            self.rtt.min_rtt(),
+        );
+        d.defer(now, quota, cwnd, max_segs, self.rtt.srtt())
+    }
+
     /// Send the SYN if one is due, and time it.
     #[cold]
     #[inline(never)]

@@ -46,6 +46,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         rcv_autotune: false,
         push_flags: Default::default(),
         ack_pushed: false,
+        tso_defer: false,
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         lost_retransmit: Default::default(),
