@@ -10,7 +10,6 @@ pub mod push;
 pub mod rack;
 pub mod rate_sample;
 pub mod rcv_autotune;
-pub mod tso_defer;
 pub mod receiver;
 pub mod rto;
 pub mod rto_variants;
@@ -18,6 +17,7 @@ pub mod scoreboard;
 pub mod sender;
 pub mod stack;
 pub mod timed_segment;
+pub mod tso_defer;
 
 pub use config::{RecoverySpec, TcpSpec};
 pub use receiver::TcpReceiver;

@@ -147,6 +147,8 @@ pub struct TcpSender {
     rate: Option<Box<RateSampler>>,
     /// Linux's TSO deferral state (`tso_defer`).
     tso: Option<Box<TsoDefer>>,
+    /// `rcv_autotune` or `tso_defer`: `linux_after_send` runs after each send.
+    linux_send: bool,
     /// Segments presumed lost without SACK (fast retransmits, NewReno partial-ACK
     /// retransmissions, everything outstanding at a timeout): the rate sample's losses.
     lost_no_sack: u64,
@@ -175,6 +177,7 @@ impl TcpSender {
         let ecn = EcnSender::new(cfg.ecn);
         let rack = (cfg.lost_retransmit == LostRetransmit::Rack).then(Box::default);
         let tso = cfg.tso_defer.then(Box::<TsoDefer>::default);
+        let linux_send = cfg.rcv_autotune || cfg.tso_defer;
         TcpSender {
             flow,
             dst,
@@ -213,6 +216,7 @@ impl TcpSender {
             lt_sent: 0,
             fack_cwnd: None,
             rate: None,
+            linux_send,
             tso,
             lost_no_sack: 0,
             cc_seed: 0,
@@ -416,9 +420,6 @@ impl TcpSender {
         if let Some(r) = &mut self.rate {
             r.on_send(seq, now, self.delivered, self.sb.outstanding());
         }
-        if let Some(d) = &mut self.tso {
-            d.on_send(seq, now);
-        }
         if retx {
             p.flags |= FLAG_RETX;
             self.stats.retransmissions += 1;
@@ -453,12 +454,10 @@ impl TcpSender {
             self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(payload));
         }
         out.push(p);
-        if self.cfg.rcv_autotune {
-            // The timestamp of the newest ACK (rcv_autotune.rs). Stamped in the outbox: a
-            // test on the packet being built cost every sender a copy of it (cachegrind).
-            if let Some(p) = out.last_mut() {
-                p.set_echoed_ack(self.una);
-            }
+        if self.linux_send {
+            // Linux's per-send state (rcv_autotune's echo, TSO deferral's send times): one
+            // test here for every other sender.
+            self.linux_after_send(seq, now, out);
         }
     }
 
@@ -505,6 +504,7 @@ impl TcpSender {
         let win = self.window_segments();
         let pacing = self.cc.pacing_rate();
         if self.sack_mode() {
+            let tso = self.tso.is_some();
             // RFC 6675 §5 step (C): during loss recovery, while cwnd − pipe ≥ 1 SMSS, send
             // NextSeg(). Outside recovery the window limits FlightSize (RFC 5681), so
             // SACKed segments do not release new data before recovery starts.
@@ -544,7 +544,7 @@ impl TcpSender {
                 } else if self.app_has(self.sb.end())
                     && self.sb.end() < self.una + self.max_window_segs()
                 {
-                    if self.tso.is_some() && !limited && self.tso_defers(now, win - in_flight) {
+                    if tso && !limited && self.tso_defers(now, win - in_flight) {
                         break;
                     }
                     let seq = self.sb.end();

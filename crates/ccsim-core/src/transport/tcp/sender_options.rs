@@ -150,6 +150,23 @@ impl TcpSender {
         crate::transport::tcp::push::mark(sent, segs);
     }
 
+    /// After a send with `rcv_autotune` or `tso_defer`: the packet just pushed carries the
+    /// newest ACK's number (the timestamp it echoes, `rcv_autotune.rs`; stamped in the
+    /// outbox, since a test on the packet being built cost every sender a copy of it), and
+    /// TSO deferral keeps its send time.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn linux_after_send(&mut self, seq: u64, now: SimTime, out: &mut [Packet]) {
+        if self.cfg.rcv_autotune {
+            if let Some(p) = out.last_mut() {
+                p.set_echoed_ack(self.una);
+            }
+        }
+        if let Some(d) = &mut self.tso {
+            d.on_send(seq, now);
+        }
+    }
+
     /// Whether Linux's TSO deferral holds back the next new segment (`tso_defer.rs`), with
     /// `quota` segments allowed by the window; never in recovery.
     #[cold]
