@@ -152,3 +152,15 @@ def test_ccsim_set_writes_flow_keys_over_the_profile_and_dotted_keys_into_tables
     doc = K.ccsim_doc("q33", "reno", 5.0, 1, [0.0], "linux", flow_set={"tso_defer": True, "rto.min": "300ms"})
     fl = doc["flow"][0]
     assert fl["tso_defer"] is True and fl["rto"] == {"min": "300ms"} and fl["stack"] == "linux"
+
+
+def test_held_back_counts_the_window_left_unused_after_each_ack_at_steady_state():
+    import slowstart_trace as S
+
+    mss = 1448
+    ev = [(float(t), (10 + t) * mss, t * mss, 10, 7) for t in range(70)]  # window full
+    ev[65] = (65.0, (9 + 65) * mss, 65 * mss, 10, 7)                        # one held back
+    ev[68] = (68.0, (10 + 68) * mss, 68 * mss, 10, 5)                       # ssthresh changed
+    h = S.held_back(ev, since_us=0.0, quiet=60)
+    assert h == {0: 7, 1: 1}  # events 60–67: 68's ssthresh differs, 69 follows a change
+    assert S.held_back(ev, since_us=66.0, quiet=60) == {0: 2}

@@ -395,6 +395,72 @@ def ackclock(a: argparse.Namespace) -> int:
     return 0
 
 
+def held_back(events: list[tuple], since_us: float, quiet: int = 60) -> dict[int, int]:
+    """How many segments the sender kept below its window after each ACK, at steady state:
+    `events` are tcp_probe's (t_us, snd_nxt, snd_una, cwnd, ssthresh) in order, each the
+    state before that ACK is processed, so event i + 1 shows what ACK i left outstanding
+    (snd_nxt − snd_una) against the cwnd it left. Counted after `since_us` and only where
+    ssthresh has not changed for `quiet` ACKs (no recovery nearby, nothing SACKed)."""
+    out: dict[int, int] = {}
+    for i in range(quiet, len(events)):
+        t, nxt, una, cwnd, ss = events[i]
+        if t < since_us or any(events[j][4] != ss for j in range(i - quiet, i)):
+            continue
+        deficit = cwnd - ((nxt - una) & 0xFFFFFFFF) // KB.MSS
+        out[deficit] = out.get(deficit, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def ccsim_held(scenario: str, cc: str, seed: int, seconds: float, since: float, flow_set: dict) -> dict[int, int]:
+    """The same for ccsim's first flow: after each ACK reaches the sender (a capture of its
+    access link both ways), cwnd (its 1 ms samples) against what is outstanding once the
+    ACK's sends have left; where ssthresh held for the 60 ms before."""
+    import bisect
+
+    import ccsim
+    doc = KB.ccsim_doc(scenario, cc, seconds, seed, [0.0] * len(KB.SCENARIOS[scenario][3]), "linux",
+                       flow_set=flow_set)
+    doc["trace"]["interval"] = "1ms"
+    doc["trace"]["pcap"] = ["s0->r1", "r1->s0"]
+    res = ccsim.run(doc, progress=False)
+    data = sorted((f[0], f[3] // KB.MSS) for f in pcap_tcp_frames(res.pcap("s0->r1")) if f[6] > 0)
+    acks = sorted((f[0], f[4] // KB.MSS) for f in pcap_tcp_frames(res.pcap("r1->s0")))
+    fs = res.flow_series[res.flow_series.flow == "f0"]
+    ts, cw, ss = (fs.time_s * 1e6).to_numpy(), (fs.cwnd_bytes / KB.MSS).to_numpy(), fs.ssthresh_bytes.to_numpy()
+    sent_t, top, m = [t for t, _ in data], [], -1
+    for _, seq in data:
+        m = max(m, seq)
+        top.append(m)
+    out: dict[int, int] = {}
+    for t, ack in acks:
+        j = bisect.bisect_right(sent_t, t + 5) - 1  # the sends the ACK released leave with it
+        k = bisect.bisect_right(ts, t + 1000) - 1  # the first sample after it
+        k0 = bisect.bisect_right(ts, t - 60_000)
+        if t < since * 1e6 or j < 0 or k < 0 or len(set(ss[k0:k + 1])) != 1:
+            continue
+        deficit = int(round(cw[k])) - (top[j] + 1 - ack)
+        out[deficit] = out.get(deficit, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def held(a: argparse.Namespace) -> int:
+    ev = [(float(m.group(1)) * 1e6, int(m.group(4), 16), int(m.group(5), 16), int(m.group(6)), int(m.group(7)))
+          for m in PROBE.finditer((a.run_dir / "probe.txt").read_text()) if int(m.group(2)) == KB.SPORT0]
+    if not ev:
+        print(f"no tcp_probe events of port {KB.SPORT0} in {a.run_dir / 'probe.txt'}")
+        return 1
+    h = held_back(ev, ev[0][0] + a.since * 1e6)
+    n = sum(h.values())
+    show = lambda h: ", ".join(f"{k}: {v} ({v / sum(h.values()):.1%})" for k, v in h.items()  # noqa: E731
+                               if k >= 0 and v / sum(h.values()) >= 0.002)
+    print(f"cwnd − outstanding after an ACK at steady state, kernel ({n} ACKs after {a.since:g} s): {show(h)}")
+    run = json.loads((a.run_dir / "run.json").read_text())
+    for tso in (False, True):
+        c = ccsim_held(run["scenario"], run["cc"], run["seed"], a.seconds, a.since, {"tso_defer": tso})
+        print(f"  ccsim, tso_defer {str(tso).lower()} ({sum(c.values())} ACKs): {show(c)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -412,10 +478,15 @@ def main(argv: list[str] | None = None) -> int:
     k.add_argument("run_dir", type=Path)
     k.add_argument("--since", type=float, default=2.0)
     k.add_argument("--until", type=float, default=12.0)
+    h = sub.add_parser("held", help="segments the kernel's sender kept below its window after each ACK (a TSO "
+                       "deferral shows as 1), at steady state")
+    h.add_argument("run_dir", type=Path)
+    h.add_argument("--since", type=float, default=3.0)
+    h.add_argument("--seconds", type=float, default=12.0, help="the ccsim runs' length (the record's --seconds)")
     a = p.parse_args(argv)
     if a.cmd == "record" and not (5 <= a.seconds <= 30):
         p.error("--seconds: allowed 5–30 (a short run)")
-    return {"record": record, "analyse": analyse, "ackclock": ackclock}[a.cmd](a)
+    return {"record": record, "analyse": analyse, "ackclock": ackclock, "held": held}[a.cmd](a)
 
 
 if __name__ == "__main__":
