@@ -22,6 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import kernel_bench as K  # noqa: E402
 import metrics as M  # noqa: E402
+import slowstart_trace as S  # noqa: E402
 
 
 def common_cuts(flows: list[M.Series], w0: float, w1: float, near: float = M.MERGE_S) -> tuple[int, int]:
@@ -140,20 +141,10 @@ def main() -> None:
         de = res.drop_events
         de = de[de.link == "r1->r2"]
         drops = [(float(t), int(str(f)[1:])) for t, f in zip(de.time_s, de.flow)]
-        arr = [(t, i) for i in range(len(starts)) for t, size in pcap_times(res.pcap(f"s{i}->r1"))
-               if size > 100 and w0 * 1e9 <= t <= w1 * 1e9]
+        # data frames leaving each sender (S.pcap_tcp_frames: t in µs, payload last), in ns
+        arr = [(round(f[0] * 1e3), i) for i in range(len(starts)) for f in S.pcap_tcp_frames(res.pcap(f"s{i}->r1"))
+               if f[6] > 0 and w0 * 1e6 <= f[0] <= w1 * 1e6]
         print("   " + describe("ccsim", drop_episodes(drops, w0, w1), burst_sizes(arr)))
-
-
-def pcap_times(raw: bytes) -> list[tuple[int, int]]:
-    """(time ns, frame length) of each frame of a nanosecond pcap."""
-    import struct
-    out, off = [], 24
-    while off + 16 <= len(raw):
-        sec, ns, incl, orig = struct.unpack_from("<IIII", raw, off)
-        out.append((sec * 1_000_000_000 + ns, orig))
-        off += 16 + incl
-    return out
 
 
 if __name__ == "__main__":

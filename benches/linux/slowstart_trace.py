@@ -133,6 +133,13 @@ PROBE = re.compile(r"\s(\d+\.\d+): tcp_probe: .*?src=[\d.]+:(\d+) .*?data_len=(\
                    r"snd_una=(0x[0-9a-f]+) snd_cwnd=(\d+) ssthresh=(\d+)")
 
 
+def probe_events(path: Path, sport: int) -> list[tuple[float, int, int, int, int]]:
+    """The sender's `tcp:tcp_probe` events for `sport`: (t_us, snd_nxt, snd_una, cwnd,
+    ssthresh), each the state before that ACK is processed."""
+    return [(float(m.group(1)) * 1e6, int(m.group(4), 16), int(m.group(5), 16), int(m.group(6)), int(m.group(7)))
+            for m in PROBE.finditer(path.read_text()) if int(m.group(2)) == sport]
+
+
 def kernel_stream(d: Path, sport: int = KB.SPORT0) -> dict:
     """The first flow's ACKs as the kernel's sender saw them: [(t_us, una_seg, nxt_seg, cwnd,
     ssthresh)] and the data segments' send times (µs, CLOCK_MONOTONIC)."""
@@ -144,12 +151,7 @@ def kernel_stream(d: Path, sport: int = KB.SPORT0) -> dict:
         r = dict(zip(cols, line.split(",")))
         if r["dir"] == "0" and int(r["sport"]) == sport and int(r["size"]) >= 100:  # data, not the SYN (60 B) or ACKs
             sends.append((t0 + int(r["arrival_ns"])) / 1e3)
-    ev = []
-    for m in PROBE.finditer((d / "probe.txt").read_text()):
-        if int(m.group(2)) != sport:
-            continue
-        ev.append((float(m.group(1)) * 1e6, int(m.group(4), 16), int(m.group(5), 16), int(m.group(6)),
-                   int(m.group(7))))
+    ev = probe_events(d / "probe.txt", sport)
     # sequence base (ISN + 1): at the first ACK, snd_nxt covers the data frames the emulator
     # had read by then (the veth is synchronous, so these agree to within a frame)
     t_first, nxt_first = ev[0][0], ev[0][1]
@@ -444,8 +446,7 @@ def ccsim_held(scenario: str, cc: str, seed: int, seconds: float, since: float, 
 
 
 def held(a: argparse.Namespace) -> int:
-    ev = [(float(m.group(1)) * 1e6, int(m.group(4), 16), int(m.group(5), 16), int(m.group(6)), int(m.group(7)))
-          for m in PROBE.finditer((a.run_dir / "probe.txt").read_text()) if int(m.group(2)) == KB.SPORT0]
+    ev = probe_events(a.run_dir / "probe.txt", KB.SPORT0)
     if not ev:
         print(f"no tcp_probe events of port {KB.SPORT0} in {a.run_dir / 'probe.txt'}")
         return 1

@@ -384,16 +384,10 @@ fn fast_link_model_matches_the_per_hop_model_counter_for_counter() {
             let mut fast = sc.clone();
             fast.link_model = LinkModel::Fast;
             fast.trace.interval = interval;
-            let mut slow = fast.clone();
-            slow.link_model = LinkModel::PerHop;
-            let (a, b) = (run(&fast), run(&slow));
+            let what = format!("{name}, sampling every {interval}: fast and per-hop models");
+            let (a, b) = fast_and_per_hop(&fast, &what);
             // Per-hop processes extra transmission-end events; everything else is identical.
             assert!(b.events > a.events, "{name}");
-            assert_eq!(
-                results_fingerprint(&a),
-                results_fingerprint(&b),
-                "{name}, sampling every {interval}: fast and per-hop models differ"
-            );
         }
     }
 }
@@ -430,18 +424,20 @@ fn fast_matches_per_hop_with_and_without_sampling(name: &str, sc: &Scenario) -> 
     for interval in [Dur(0), Dur(7_654_321)] {
         let mut fast = sc.clone();
         fast.trace.interval = interval;
-        let mut slow = fast.clone();
-        slow.link_model = LinkModel::PerHop;
-        let (a, b) = (run(&fast), run(&slow));
-        assert!(a.conservation.holds(), "{name}: {:?}", a.conservation);
-        assert_eq!(
-            results_fingerprint(&a),
-            results_fingerprint(&b),
-            "{name}, sampling every {interval}"
-        );
-        out.push(a);
+        out.push(fast_and_per_hop(&fast, &format!("{name}, sampling every {interval}")).0);
     }
     out
+}
+
+/// Runs `fast` (the fast link model) and the same scenario per hop, checks packet
+/// conservation and that the results are the same, and returns both (fast, per-hop).
+fn fast_and_per_hop(fast: &Scenario, what: &str) -> (RunResult, RunResult) {
+    let mut slow = fast.clone();
+    slow.link_model = LinkModel::PerHop;
+    let (a, b) = (run(fast), run(&slow));
+    assert!(a.conservation.holds(), "{what}: {:?}", a.conservation);
+    assert_eq!(results_fingerprint(&a), results_fingerprint(&b), "{what}");
+    (a, b)
 }
 
 #[test]
@@ -603,15 +599,7 @@ fn fast_and_per_hop_agree_at_arbitrary_end_times_with_drops_on_chained_links() {
     ] {
         let mut fast = base.clone();
         fast.duration = Dur(end_ns);
-        let mut slow = fast.clone();
-        slow.link_model = LinkModel::PerHop;
-        let (a, b) = (run(&fast), run(&slow));
-        assert!(a.conservation.holds(), "{:?}", a.conservation);
-        assert_eq!(
-            results_fingerprint(&a),
-            results_fingerprint(&b),
-            "end {end_ns} ns"
-        );
+        let (a, b) = fast_and_per_hop(&fast, &format!("end {end_ns} ns"));
         // Chaining removes the router events behind the bottleneck: the fast model needs
         // well under the per-hop model's events (which has two per hop).
         assert!(

@@ -57,30 +57,31 @@ impl Link {
     /// The transmission in progress ends at `now`: the packet goes on the wire and the
     /// next waiting one, if any, starts.
     pub(super) fn per_hop_tx_done(&mut self, now: SimTime, events: &mut EventQueue) {
-        if let Pipe::PerHop(p) = &mut self.pipe {
-            let pkt = p
-                .in_service
-                .take()
-                .expect("tx done without a packet in service");
-            p.held_bytes -= pkt.size as u64;
-            self.stats.packets_out += 1;
-            self.stats.bytes_out += pkt.size as u64;
-            p.wire.push_back(pkt);
-            events.push_arrival(p.service_arrive, self.id);
-            if let Some((entered, next)) = p.waiting.pop_front() {
-                if let Some(h) = self.sojourn.as_mut() {
-                    h.record(now.since(entered).0);
-                }
-                p.in_service = Some(next);
-                let tx = self.rate.tx_time(Bytes(next.size as u64));
-                p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
-                events.push_tx_done(now + tx, self.id);
-                if let Some(c) = &mut self.capture {
-                    c.record(now, p.service_arrive, &next);
-                }
-            } else {
-                p.idle_since = now;
+        let Pipe::PerHop(p) = &mut self.pipe else {
+            unreachable!("per_hop_tx_done on a per-hop pipe");
+        };
+        let pkt = p
+            .in_service
+            .take()
+            .expect("tx done without a packet in service");
+        p.held_bytes -= pkt.size as u64;
+        self.stats.packets_out += 1;
+        self.stats.bytes_out += pkt.size as u64;
+        p.wire.push_back(pkt);
+        events.push_arrival(p.service_arrive, self.id);
+        if let Some((entered, next)) = p.waiting.pop_front() {
+            if let Some(h) = self.sojourn.as_mut() {
+                h.record(now.since(entered).0);
             }
+            p.in_service = Some(next);
+            let tx = self.rate.tx_time(Bytes(next.size as u64));
+            p.service_arrive = arrival(&mut self.jitter, now + tx, self.delay);
+            events.push_tx_done(now + tx, self.id);
+            if let Some(c) = &mut self.capture {
+                c.record(now, p.service_arrive, &next);
+            }
+        } else {
+            p.idle_since = now;
         }
     }
 }

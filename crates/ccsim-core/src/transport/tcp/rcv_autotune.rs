@@ -38,7 +38,8 @@
 //!   for minimal rtt"). The echo is carried by the data (`Packet::echoed_ack`).
 //!
 //! Not modelled: memory pressure, a slow reader (data waiting in the queue), the smaller
-//! truesize of coalesced out-of-order segments, and the window as flow control (ccsim's `max_window` is separate):
+//! truesize of coalesced out-of-order segments, and the window as flow control (ccsim's
+//! `max_window` is separate):
 //! only the ACK timing follows from this state. The SYN-ACK is not timed, so the first
 //! RTT sample comes from the first data ACK's echo, a flight later than the kernel's;
 //! until then no read measures, as in the kernel before its first sample.
@@ -143,7 +144,6 @@ impl RcvAutotune {
     /// An in-order segment of `len` payload bytes arrived at `now` (rcv_nxt is now `end`,
     /// in bytes), sent at `sent` and echoing `echo`. Returns whether it grew the window,
     /// i.e. must be acknowledged at once. `held`: out-of-order segments in the buffer.
-    #[allow(clippy::too_many_arguments)]
     pub fn on_segment(
         &mut self,
         now: SimTime,

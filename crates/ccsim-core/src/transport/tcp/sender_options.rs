@@ -138,16 +138,20 @@ impl TcpSender {
     #[cold]
     #[inline(never)]
     pub(super) fn mark_push(&self, sent: &mut [Packet]) {
+        crate::transport::tcp::push::mark(sent, self.gso_segs());
+    }
+
+    /// Segments per GSO packet now (`tcp_tso_autosize`, `push::tso_segs`).
+    fn gso_segs(&self) -> u64 {
         let mss = self.mss();
-        let segs = crate::transport::tcp::push::tso_segs(
+        crate::transport::tcp::push::tso_segs(
             self.cc.cwnd().0 / mss,
             self.cc.ssthresh().0 / mss,
             self.sb.outstanding(),
             mss,
             self.rtt.srtt(),
             self.rtt.min_rtt(),
-        );
-        crate::transport::tcp::push::mark(sent, segs);
+        )
     }
 
     /// After a send with `rcv_autotune` or `tso_defer`: the packet just pushed carries the
@@ -176,17 +180,8 @@ impl TcpSender {
             return false;
         }
         let Some(d) = &self.tso else { return false };
-        let mss = self.mss();
-        let cwnd = self.cc.cwnd().0 / mss;
-        let max_segs = crate::transport::tcp::push::tso_segs(
-            cwnd,
-            self.cc.ssthresh().0 / mss,
-            self.sb.outstanding(),
-            mss,
-            self.rtt.srtt(),
-            self.rtt.min_rtt(),
-        );
-        d.defer(now, quota, cwnd, max_segs, self.rtt.srtt())
+        let cwnd = self.cc.cwnd().0 / self.mss();
+        d.defer(now, quota, cwnd, self.gso_segs(), self.rtt.srtt())
     }
 
     /// Send the SYN if one is due, and time it.
