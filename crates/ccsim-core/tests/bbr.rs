@@ -232,3 +232,35 @@ fn in_a_shallow_buffer_one_bbr_flow_outweighs_several_cubic_flows() {
     println!("buffer 0.5 BDP: BBR share {share:.3} against three CUBIC flows (fair: 0.25)");
     assert!(share > 0.4, "{share}");
 }
+
+/// `recovery = "prr"` does not apply to BBR (it sets its own window in recovery, as Linux
+/// runs PRR only for controllers without `cong_control`): with a shallow buffer that drops,
+/// a BBR flow sends exactly what it sends with SACK recovery, while CUBIC's flows differ.
+#[test]
+fn prr_leaves_bbr_to_its_own_window_in_recovery() {
+    let run = |cc: CcSpec, recovery: RecoverySpec| {
+        let mut net = Net::new(20.0, 1);
+        net.duplex("s", "r", 1000.0, 1.0, 10_000);
+        net.duplex("r", "d", 10.0, 49.0, 20);
+        let mut t = tcp(recovery);
+        t.cc = cc;
+        net.flow("f", "s", "d", t);
+        let r = Simulation::new(net.trace_all()).expect("valid").finish();
+        let f = &r.flows[0];
+        (f.data_packets_sent, f.retransmissions, f.fast_recoveries)
+    };
+    let (bbr_prr, bbr_sack) = (
+        run(bbr(), RecoverySpec::Prr),
+        run(bbr(), RecoverySpec::Sack),
+    );
+    assert!(
+        bbr_sack.1 > 0 && bbr_sack.2 > 0,
+        "the buffer must drop: {bbr_sack:?}"
+    );
+    assert_eq!(bbr_prr, bbr_sack);
+    let (cubic_prr, cubic_sack) = (
+        run(cubic(), RecoverySpec::Prr),
+        run(cubic(), RecoverySpec::Sack),
+    );
+    assert_ne!(cubic_prr, cubic_sack, "PRR still shapes CUBIC's recovery");
+}

@@ -137,6 +137,9 @@ pub struct RateSample {
     pub prior_in_flight: Bytes,
     /// The sender's loss-recovery state after processing this ACK.
     pub ca_state: CaState,
+    /// The earliest time the pacer lets the next segment leave, never before the ACK
+    /// (Linux `max(tp->tcp_wstamp_ns, now)`, what BBR's `bbr_packets_in_net_at_edt` reads).
+    pub next_departure: SimTime,
 }
 
 impl RateSample {
@@ -229,6 +232,21 @@ pub trait CongestionControl {
     /// `bbr_update_min_rtt`). Asked after `on_rate_sample`.
     fn marks_app_limited(&self) -> bool {
         false
+    }
+    /// Whether the controller sets its own window during loss recovery, so that the
+    /// transport's window reduction (PRR) must not apply: Linux runs PRR only for a
+    /// controller without `cong_control` (`tcp_cong_control`, net/ipv4/tcp_input.c:3616–3630
+    /// at 6.12; `tcp_end_cwnd_reduction` likewise returns early, :2753–2754). Asked once
+    /// per sender.
+    fn sets_window_in_recovery(&self) -> bool {
+        false
+    }
+    /// The fewest segments per GSO packet Linux builds for this controller (its
+    /// `min_tso_segs` hook, else `tcp_min_tso_segs` = 2: `tcp_tso_segs`,
+    /// net/ipv4/tcp_output.c:2040–2051), for the sender's Linux models (`push_flags`,
+    /// `tso_defer`, `pacing = "linux"`).
+    fn min_tso_segs(&self) -> u64 {
+        2
     }
 }
 
@@ -498,5 +516,11 @@ impl CongestionControl for AnyCc {
     }
     fn marks_app_limited(&self) -> bool {
         each_cc!(self, c => c.marks_app_limited())
+    }
+    fn sets_window_in_recovery(&self) -> bool {
+        each_cc!(self, c => c.sets_window_in_recovery())
+    }
+    fn min_tso_segs(&self) -> u64 {
+        each_cc!(self, c => c.min_tso_segs())
     }
 }

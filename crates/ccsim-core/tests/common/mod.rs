@@ -33,6 +33,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         push_flags: Default::default(),
         ack_pushed: false,
         tso_defer: false,
+        pacing: Default::default(),
         lost_retransmit: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,

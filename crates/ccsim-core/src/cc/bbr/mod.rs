@@ -1,5 +1,6 @@
 //! BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00; Linux net/ipv4/tcp_bbr.c, cited
-//! at 6.12.117 line numbers, with the later additions left out: see docs/controllers/bbr.md).
+//! at 6.12.117 line numbers; Linux's later additions are parameters, off by default and on in
+//! the linux profile: see docs/controllers/bbr.md).
 //!
 //! BBR models the path by two numbers: the bottleneck bandwidth BtlBw, the windowed maximum
 //! of delivery-rate samples over 10 packet-timed rounds, and the round-trip propagation
@@ -17,6 +18,8 @@
 mod state;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_linux;
 
 pub mod filter;
 
@@ -44,6 +47,25 @@ pub struct BbrConfig {
     pub min_cwnd: u64,
     pub full_bw_growth: f64,
     pub full_bw_rounds: u64,
+    pub pacing_margin: f64,
+    pub quantization: Quantization,
+    pub extra_acked_gain: f64,
+    pub extra_acked_window_rounds: u64,
+    pub extra_acked_max: Dur,
+    pub edt: bool,
+    pub min_rtt_strict: bool,
+}
+
+/// How the target flight is rounded up for the end hosts (`quantization`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantization {
+    /// BDP + 3 segments, rounded up to even (draft-00 §4.2.3.2, one segment per departure).
+    #[default]
+    Draft,
+    /// Linux's `bbr_quantization_budget`: BDP + 3 TSO bursts of `bbr_tso_segs_goal`
+    /// segments, rounded up to even, + 2 in PROBE_BW's 5/4 phase (tcp_bbr.c:395–411).
+    Linux,
 }
 
 /// BBR's parameter table.
@@ -78,6 +100,29 @@ pub const PARAMS: &[Param] = &[
         .unit("rounds")
         .doc("rounds without full_bw_growth that end STARTUP")
         .source("draft-00 §4.3.2.2 (3 rounds); tcp_bbr.c:181"),
+    // Linux's additions to the draft (4.13–5.x), off by default and on in the linux profile.
+    Param::float("pacing_margin", 0.0, Bound::Incl(0.0), Bound::Excl(0.5))
+        .doc("pace this fraction below gain·BtlBw, so that a queue the flow built drains (Linux: 0.01)")
+        .source("0, as draft-00; tcp_bbr.c:147, 251 (bbr_pacing_margin_percent = 1, the linux profile)"),
+    Param::choice("quantization", "draft", &["draft", "linux"])
+        .doc("the target flight's allowance for the end hosts: draft, BDP + 3 segments rounded up to even; linux, BDP + 3·bbr_tso_segs_goal (2 segments from 1.2 Mb/s up, pacing_rate/1024 s worth above) rounded up to even, + 2 in the 5/4 phase")
+        .source("draft-00 §4.2.3.2; linux: tcp_bbr.c:299–316 (bbr_min_tso_segs, bbr_tso_segs_goal), 395–411 (bbr_quantization_budget)"),
+    Param::float("extra_acked_gain", 0.0, Bound::Incl(0.0), Bound::Incl(10.0))
+        .doc("add this multiple of the recent ACK aggregation (data ACKed beyond BtlBw·time in an ACK epoch, max over extra_acked_window_rounds..2× rounds) to the window once the pipe is full (Linux: 1)")
+        .source("0, as draft-00; tcp_bbr.c:196 (bbr_extra_acked_gain = BBR_UNIT), 457–470, 814–863 (the linux profile)"),
+    Param::int("extra_acked_window_rounds", 5, 1, 31)
+        .unit("rounds")
+        .doc("the aggregation estimate's window: the max over the last k to 2k rounds")
+        .source("tcp_bbr.c:198 (bbr_extra_acked_win_rtts = 5)"),
+    Param::positive_duration("extra_acked_max", "100ms")
+        .doc("the aggregation allowance is at most BtlBw times this")
+        .source("tcp_bbr.c:202 (bbr_extra_acked_max_us = 100 ms)"),
+    Param::boolean("edt", false)
+        .doc("judge the flight at the next departure time, as pacing delays it: flight (+ one TSO burst in the 5/4 phase) − BtlBw·(next departure − now); the gain cycle's and DRAIN's tests use it")
+        .source("off, as draft-00; tcp_bbr.c:437–455 (bbr_packets_in_net_at_edt), 570, 903 (the linux profile)"),
+    Param::boolean("min_rtt_strict", false)
+        .doc("an RTT sample replaces RTprop only if strictly lower (or RTprop expired): equal samples do not postpone PROBE_RTT")
+        .source("off: draft-00 §4.1.2.3 (≤); tcp_bbr.c:950–952 (<, the linux profile)"),
 ];
 
 impl Default for BbrConfig {
@@ -160,7 +205,28 @@ pub struct Bbr {
     /// Pacing rate (payload bytes per second) and whether it was set from an RTT.
     pacing_rate: f64,
     has_seen_rtt: bool,
+
+    /// ACK aggregation (`extra_acked_gain` > 0): the two halves of the max filter
+    /// (segments), the rounds the current half has run, which half is current, and the
+    /// epoch: segments delivered since it started, and when.
+    extra_acked: [u64; 2],
+    extra_acked_rounds: u64,
+    extra_acked_idx: usize,
+    ack_epoch_acked: u64,
+    ack_epoch_stamp: SimTime,
+    /// How long until the pacer lets the next segment leave, at the current ACK (`edt`).
+    edt_gap: Dur,
 }
+
+/// An aggregation epoch restarts after this many segments (tcp_bbr.c:200,
+/// `bbr_ack_epoch_acked_reset_thresh` = 2²⁰).
+const ACK_EPOCH_RESET: u64 = 1 << 20;
+/// Linux's GSO size limit less the TCP header room, the ceiling of a TSO burst in bytes
+/// (GSO_LEGACY_MAX_SIZE 65536 − 1 − MAX_TCP_HEADER, 320 B on x86-64; tcp_bbr.c:310–312).
+const TSO_MAX_BYTES: f64 = 65_536.0 - 1.0 - 320.0;
+/// Below this pacing rate (bytes per second) a TSO burst is one segment, above two
+/// (`bbr_min_tso_rate` = 1.2 Mb/s, tcp_bbr.c:139, 299–302).
+const MIN_TSO_RATE: f64 = 1_200_000.0 / 8.0;
 
 impl Bbr {
     /// A BBR sender in STARTUP with `init_cwnd` bytes, pacing at high_gain·init_cwnd/1 ms
@@ -199,6 +265,12 @@ impl Bbr {
             ssthresh: None,
             pacing_rate: 0.0,
             has_seen_rtt: false,
+            extra_acked: [0; 2],
+            extra_acked_rounds: 0,
+            extra_acked_idx: 0,
+            ack_epoch_acked: 0,
+            ack_epoch_stamp: SimTime::ZERO,
+            edt_gap: Dur::ZERO,
         };
         b.init_pacing_rate(Dur::ZERO);
         b
@@ -247,16 +319,16 @@ impl Bbr {
             1e-3
         };
         let nominal = (self.init_cwnd * self.mss) as f64 / rtt;
-        self.pacing_rate = self.p.high_gain * nominal;
+        self.pacing_rate = self.p.high_gain * nominal * (1.0 - self.p.pacing_margin);
     }
 
-    /// pacing_rate = gain·bw, never lowered before the pipe is full (tcp_bbr.c:286–297;
-    /// draft-00 §4.2.1 BBRSetPacingRateWithGain).
+    /// pacing_rate = gain·bw·(1 − pacing_margin), never lowered before the pipe is full
+    /// (tcp_bbr.c:244–297; draft-00 §4.2.1 BBRSetPacingRateWithGain).
     fn set_pacing_rate(&mut self, bw: f64, gain: f64, srtt: Dur) {
         if !self.has_seen_rtt && srtt.0 > 0 {
             self.init_pacing_rate(srtt);
         }
-        let rate = gain * bw;
+        let rate = gain * bw * (1.0 - self.p.pacing_margin);
         if rate > 0.0 && (self.filled_pipe || rate > self.pacing_rate) {
             self.pacing_rate = rate;
         }
@@ -271,12 +343,67 @@ impl Bbr {
         }
     }
 
-    /// The flight to aim at: the BDP plus three departures' worth of segments, rounded up
-    /// to even (`bbr_quantization_budget`, tcp_bbr.c:395–411; a departure is one segment
-    /// here, there being no TSO).
+    /// The flight to aim at: the BDP with the end hosts' allowance (`bbr_inflight`,
+    /// tcp_bbr.c:413–422).
     fn inflight(&self, bw: f64, gain: f64) -> u64 {
-        let cwnd = self.bdp(bw, gain) + 3;
-        (cwnd + 1) & !1
+        self.quantization_budget(self.bdp(bw, gain))
+    }
+
+    /// `cwnd` plus three departures' worth of segments, rounded up to even; with
+    /// `quantization = "linux"` a departure is a TSO burst and the 5/4 phase adds 2
+    /// (`bbr_quantization_budget`, tcp_bbr.c:395–411).
+    fn quantization_budget(&self, cwnd: u64) -> u64 {
+        match self.p.quantization {
+            Quantization::Draft => (cwnd + 3 + 1) & !1,
+            Quantization::Linux => {
+                let even = (cwnd + 3 * self.tso_segs_goal() + 1) & !1;
+                let probing = self.mode == Mode::ProbeBw && self.cycle_index == 0;
+                even + if probing { 2 } else { 0 }
+            }
+        }
+    }
+
+    /// Segments per departure: one, or with `quantization = "linux"` the TSO burst Linux
+    /// sizes for BBR, about 1 ms of pacing (pacing_rate >> sk_pacing_shift 10), at least 2
+    /// segments from 1.2 Mb/s up, at most 127 (`bbr_tso_segs_goal`, tcp_bbr.c:299–316).
+    pub(super) fn tso_segs_goal(&self) -> u64 {
+        if self.p.quantization == Quantization::Draft {
+            return 1;
+        }
+        let bytes = (self.pacing_rate / 1024.0).min(TSO_MAX_BYTES);
+        ((bytes as u64) / self.mss)
+            .max(self.min_tso_segs())
+            .min(0x7F)
+    }
+
+    /// The window allowance for ACK aggregation once the pipe is full: extra_acked_gain ×
+    /// the recent excess, at most BtlBw·extra_acked_max (`bbr_ack_aggregation_cwnd`,
+    /// tcp_bbr.c:457–470).
+    fn aggregation_cwnd(&self, bw: f64) -> u64 {
+        if self.p.extra_acked_gain == 0.0 || !self.filled_pipe {
+            return 0;
+        }
+        let max_aggr = (bw * self.p.extra_acked_max.secs() / self.mss as f64) as u64;
+        let aggr =
+            (self.p.extra_acked_gain * self.extra_acked[0].max(self.extra_acked[1]) as f64) as u64;
+        aggr.min(max_aggr)
+    }
+
+    /// The flight still in the network when the next segment leaves (`edt`): the flight,
+    /// plus that departure's burst while probing (gain > 1), less what BtlBw delivers until
+    /// then (`bbr_packets_in_net_at_edt`, tcp_bbr.c:437–455). Without `edt`, the flight.
+    pub(super) fn in_net_at_edt(&self, in_flight: u64) -> u64 {
+        if !self.p.edt {
+            return in_flight;
+        }
+        let delivered = (self.btl_bw() * self.edt_gap.secs() / self.mss as f64) as u64;
+        let at_edt = in_flight
+            + if self.pacing_gain > 1.0 {
+                self.tso_segs_goal()
+            } else {
+                0
+            };
+        at_edt.saturating_sub(delivered)
     }
 
     /// Remember the window before recovery or PROBE_RTT cuts it (tcp_bbr.c:321–330).
@@ -321,7 +448,8 @@ impl Bbr {
         if self.packet_conservation {
             return cwnd.max(in_flight + acked);
         }
-        let target = self.inflight(bw, self.cwnd_gain);
+        let target =
+            self.quantization_budget(self.bdp(bw, self.cwnd_gain) + self.aggregation_cwnd(bw));
         if self.filled_pipe {
             cwnd = (cwnd + acked).min(target);
         } else if cwnd < target || rs.total_delivered.0 < self.init_cwnd * self.mss {
@@ -350,6 +478,19 @@ impl CongestionControl for Bbr {
     fn marks_app_limited(&self) -> bool {
         self.mode == Mode::ProbeRtt // low-rate samples are ignored there (tcp_bbr.c:965–967)
     }
+    /// BBR is a `cong_control` module: its window governs recovery, not PRR.
+    fn sets_window_in_recovery(&self) -> bool {
+        true
+    }
+    /// One segment per GSO packet below 1.2 Mb/s, else two (`bbr_min_tso_segs`,
+    /// tcp_bbr.c:299–302).
+    fn min_tso_segs(&self) -> u64 {
+        if self.pacing_rate < MIN_TSO_RATE {
+            1
+        } else {
+            2
+        }
+    }
 
     /// Everything happens in `on_rate_sample`, which follows on the same ACK.
     fn on_ack(&mut self, _ev: &AckEvent) {}
@@ -359,6 +500,7 @@ impl CongestionControl for Bbr {
             self.delivered_time = ev.now;
         }
         let in_flight = ev.in_flight.0 / self.mss;
+        self.edt_gap = rs.next_departure.since(ev.now);
         self.update_model(ev, rs, in_flight);
         let bw = self.btl_bw();
         self.set_pacing_rate(bw, self.pacing_gain, ev.srtt);

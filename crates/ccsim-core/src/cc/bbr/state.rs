@@ -3,8 +3,9 @@
 //! STARTUP's full-pipe check, DRAIN's exit, the RTprop filter with PROBE_RTT, and the gains
 //! of the new state.
 
-use super::{Bbr, CYCLE_LEN, CYCLE_RAND, PACING_GAIN_CYCLE};
+use super::{Bbr, ACK_EPOCH_RESET, CYCLE_LEN, CYCLE_RAND, PACING_GAIN_CYCLE};
 use crate::cc::{AckEvent, RateSample};
+use crate::units::Dur;
 
 /// BBR's four states (draft-00 §4.3; tcp_bbr.c:81–86).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +23,7 @@ pub enum Mode {
 impl Bbr {
     pub(super) fn update_model(&mut self, ev: &AckEvent, rs: &RateSample, in_flight: u64) {
         self.update_bw(rs);
+        self.update_ack_aggregation(rs);
         self.update_cycle_phase(rs);
         self.check_full_bw_reached(rs);
         self.check_drain(in_flight);
@@ -50,6 +52,36 @@ impl Bbr {
         }
     }
 
+    /// The excess of data delivered over BtlBw·time since an ACK epoch began, kept as a
+    /// max over the last `extra_acked_window_rounds`..2× rounds, for the window's
+    /// aggregation allowance (`bbr_update_ack_aggregation`, tcp_bbr.c:814–863). An epoch
+    /// restarts when the ACKs fall behind BtlBw (or after 2²⁰ segments).
+    fn update_ack_aggregation(&mut self, rs: &RateSample) {
+        let acked = rs.acked_sacked.0.div_ceil(self.mss);
+        if self.p.extra_acked_gain == 0.0 || acked == 0 || rs.interval.is_none() {
+            return;
+        }
+        if self.round_start {
+            self.extra_acked_rounds = (self.extra_acked_rounds + 1).min(0x1F);
+            if self.extra_acked_rounds >= self.p.extra_acked_window_rounds {
+                self.extra_acked_rounds = 0;
+                self.extra_acked_idx ^= 1;
+                self.extra_acked[self.extra_acked_idx] = 0;
+            }
+        }
+        let epoch = self.delivered_time.since(self.ack_epoch_stamp);
+        let mut expected = (self.btl_bw() * epoch.secs() / self.mss as f64) as u64;
+        if self.ack_epoch_acked <= expected || self.ack_epoch_acked + acked >= ACK_EPOCH_RESET {
+            self.ack_epoch_acked = 0;
+            self.ack_epoch_stamp = self.delivered_time;
+            expected = 0;
+        }
+        self.ack_epoch_acked = (self.ack_epoch_acked + acked).min(ACK_EPOCH_RESET - 1);
+        let extra = (self.ack_epoch_acked - expected.min(self.ack_epoch_acked)).min(self.cwnd);
+        let slot = &mut self.extra_acked[self.extra_acked_idx];
+        *slot = (*slot).max(extra);
+    }
+
     /// Move to the next gain phase when it is time (`bbr_is_next_cycle_phase` and
     /// `bbr_update_cycle_phase`, tcp_bbr.c:554–608; draft-00 §4.3.4.3): a phase lasts
     /// RTprop; the 5/4 phase also waits until the flight reached 5/4·BDP (or a loss says
@@ -60,7 +92,7 @@ impl Bbr {
         }
         let min_rtt = self.min_rtt.unwrap_or_default();
         let full_length = self.delivered_time.since(self.cycle_stamp) > min_rtt;
-        let prior_in_flight = rs.prior_in_flight.0 / self.mss;
+        let prior_in_flight = self.in_net_at_edt(rs.prior_in_flight.0 / self.mss);
         let bw = self.btl_bw();
         let gain = self.pacing_gain;
         let next = if gain == 1.0 {
@@ -105,7 +137,7 @@ impl Bbr {
             self.mode = Mode::Drain;
             self.ssthresh = Some(self.inflight(bw, 1.0));
         }
-        if self.mode == Mode::Drain && in_flight <= self.inflight(bw, 1.0) {
+        if self.mode == Mode::Drain && self.in_net_at_edt(in_flight) <= self.inflight(bw, 1.0) {
             self.enter_probe_bw();
         }
     }
@@ -130,7 +162,8 @@ impl Bbr {
         let now = ev.now;
         let expired = now > self.min_rtt_stamp + self.p.min_rtt_window;
         if let Some(rtt) = ev.rtt {
-            if self.min_rtt.is_none_or(|m| rtt <= m) || expired {
+            let lower = |m: Dur| rtt < m || (!self.p.min_rtt_strict && rtt == m);
+            if self.min_rtt.is_none_or(lower) || expired {
                 self.min_rtt = Some(rtt);
                 self.min_rtt_stamp = now;
             }

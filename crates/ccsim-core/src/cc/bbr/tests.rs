@@ -6,33 +6,35 @@
 use super::*;
 use crate::units::Dur;
 
-const MSS: u64 = 1000;
+pub(super) const MSS: u64 = 1000;
 
-fn ms(x: u64) -> Dur {
+pub(super) fn ms(x: u64) -> Dur {
     Dur::from_millis(x)
 }
 
 /// A BBR controller and the clock and counters of its hand-made path.
-struct Drive {
-    b: Bbr,
-    now: SimTime,
+pub(super) struct Drive {
+    pub(super) b: Bbr,
+    pub(super) now: SimTime,
     delivered: u64,
 }
 
 /// One ACK: after `dt`, it delivers `acked` segments, carries an RTT sample `rtt` and a
 /// rate sample of `rate` bytes/s over one RTT, with `in_flight` segments left (and
 /// `prior` before it).
+/// `pace_gap`: how long after the ACK the pacer lets the next segment leave.
 #[derive(Clone, Copy)]
-struct Ack {
-    dt: Dur,
-    rate: f64,
-    rtt: Dur,
-    acked: u64,
-    in_flight: u64,
-    prior: u64,
-    app_limited: bool,
-    losses: u64,
-    state: CaState,
+pub(super) struct Ack {
+    pub(super) dt: Dur,
+    pub(super) rate: f64,
+    pub(super) rtt: Dur,
+    pub(super) acked: u64,
+    pub(super) in_flight: u64,
+    pub(super) prior: u64,
+    pub(super) app_limited: bool,
+    pub(super) losses: u64,
+    pub(super) state: CaState,
+    pub(super) pace_gap: Dur,
 }
 
 impl Default for Ack {
@@ -47,20 +49,25 @@ impl Default for Ack {
             app_limited: false,
             losses: 0,
             state: CaState::Open,
+            pace_gap: Dur::ZERO,
         }
     }
 }
 
 impl Drive {
-    fn new() -> Drive {
+    pub(super) fn new() -> Drive {
+        Drive::with(BbrConfig::default())
+    }
+
+    pub(super) fn with(p: BbrConfig) -> Drive {
         Drive {
-            b: Bbr::new(Bytes(MSS), Bytes(10 * MSS), 1, BbrConfig::default()),
+            b: Bbr::new(Bytes(MSS), Bytes(10 * MSS), 1, p),
             now: SimTime::ZERO,
             delivered: 0,
         }
     }
 
-    fn ack(&mut self, a: Ack) {
+    pub(super) fn ack(&mut self, a: Ack) {
         self.now = self.now + a.dt;
         let prior_delivered = self.delivered;
         let in_interval = (a.rate * a.rtt.secs()) as u64;
@@ -75,6 +82,7 @@ impl Drive {
             losses: Bytes(a.losses * MSS),
             prior_in_flight: Bytes(a.prior * MSS),
             ca_state: a.state,
+            next_departure: self.now + a.pace_gap,
         };
         let ev = AckEvent {
             now: self.now,
@@ -90,7 +98,7 @@ impl Drive {
 
     /// STARTUP at 1, 2, 4 MB/s then 4 MB/s for 3 rounds: the pipe is full at the 6th ACK.
     /// `in_flight` is kept high so that DRAIN does not end at once.
-    fn fill_pipe(&mut self) {
+    pub(super) fn fill_pipe(&mut self) {
         for rate in [1e6, 2e6, 4e6, 4e6, 4e6, 4e6] {
             self.ack(Ack {
                 rate,
@@ -102,7 +110,7 @@ impl Drive {
     }
 
     /// Through DRAIN into PROBE_BW at 4 MB/s.
-    fn probe_bw(&mut self) {
+    pub(super) fn probe_bw(&mut self) {
         self.fill_pipe();
         self.ack(Ack {
             rate: 4e6,

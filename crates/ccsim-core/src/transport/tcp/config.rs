@@ -2,6 +2,7 @@
 //! declarations, and the `transport = "tcp"` kind of a flow.
 
 use super::ecn::EcnMode;
+pub use super::pacing::Pacing;
 use super::path_select::{SelectSpec, SELECT_KINDS};
 use super::rto::{self, RtoSpec};
 use super::stack;
@@ -53,6 +54,9 @@ pub struct TcpSpec {
     /// Linux's TSO deferral (`tso_defer.rs`; TCP flows only).
     #[serde(default)]
     pub tso_defer: bool,
+    /// How a pacing controller's segments are spaced (`pacing.rs`; TCP flows only).
+    #[serde(default)]
+    pub pacing: Pacing,
     pub ssthresh_from: LossFlight,
     pub sack_option_bytes: bool,
     #[serde(default)]
@@ -310,6 +314,9 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::boolean("tso_defer", false)
         .doc("SACK senders: hold back a remainder smaller than a GSO packet (and than a third of cwnd) until the next ACK when it transmitted within the last millisecond and the oldest outstanding segment's ACK is expected within min(srtt/2, 1 ms), outside recovery (Linux's TSO deferral); docs/tcp.md §6")
         .source("our choice: off, every segment the window allows leaves at once (Linux: tcp_tso_should_defer, net/ipv4/tcp_output.c; the linux profile)"),
+    Param::choice("pacing", "segment", &["segment", "linux"])
+        .doc("how a pacing controller's (BBR's) segments are spaced: segment, each its payload's time at the rate after the previous; linux, the kernel's internal pacing: GSO bursts of tcp_tso_autosize segments (2 at 10 Mb/s) that leave together and then wait their whole time, lateness credited up to half a burst, the first 10 segments unpaced; docs/tcp.md §2")
+        .source("our choice: segment, the smooth pacing of draft-cardwell-iccrg-bbr-congestion-control §4.2.1 (Linux: tcp_pacing_check and tcp_update_skb_after_send, net/ipv4/tcp_output.c:2579–2596, 1251–1273; the linux profile)"),
     Param::new(
         "app",
         Ty::Kinded(&TCP_APPS),

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod ecn;
 pub mod handshake;
+pub mod pacing;
 pub mod path_select;
 pub mod prr;
 pub mod push;

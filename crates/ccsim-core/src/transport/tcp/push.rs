@@ -14,27 +14,36 @@
 use crate::packet::{Packet, PacketKind, FLAG_PSH, FLAG_RETX};
 use crate::units::Dur;
 
-/// `tcp_tso_autosize`'s segments per GSO packet (net/ipv4/tcp_output.c): about 1 ms of the
-/// pacing rate (`sk_pacing_rate >> sk_pacing_shift`, shift 10), plus `gso_max_size >>
-/// (min_rtt_us >> tcp_tso_rtt_log)` on short paths (log 9, gso_max_size 65 536), capped at
-/// 65 536 bytes and at least `tcp_min_tso_segs` (2). The pacing rate is
-/// `tcp_update_pacing_rate`'s (net/ipv4/tcp_input.c): max(cwnd, packets out) segments per
-/// srtt, × 200 % while cwnd < ssthresh / 2, else × 120 %.
+/// `tcp_tso_autosize`'s segments per GSO packet (net/ipv4/tcp_output.c:2020–2035) for a
+/// sender without a pacing rate of its own: the rate is `tcp_update_pacing_rate`'s
+/// (net/ipv4/tcp_input.c): max(cwnd, packets out) segments per srtt, × 200 % while
+/// cwnd < ssthresh / 2, else × 120 %; at least `tcp_min_tso_segs` (2).
 pub fn tso_segs(cwnd: u64, ssthresh: u64, out: u64, mss: u64, srtt: Dur, min_rtt: Dur) -> u64 {
     const MIN_TSO_SEGS: u64 = 2;
-    const GSO_MAX: u64 = 65_536;
     if srtt == Dur::ZERO || mss == 0 {
         return MIN_TSO_SEGS;
     }
     let ratio = if cwnd < ssthresh / 2 { 200 } else { 120 };
-    // bytes per second, then >> 10 (about a millisecond's worth)
+    // bytes per second
     let rate = (mss * cwnd.max(out)) as u128 * ratio * 1_000_000_000 / (100 * srtt.0 as u128);
-    let mut bytes = (rate >> 10) as u64;
+    autosize(rate, mss, min_rtt, MIN_TSO_SEGS)
+}
+
+/// `tcp_tso_autosize` (net/ipv4/tcp_output.c:2020–2035): segments per GSO packet at a
+/// pacing rate of `rate` bytes/s: about 1 ms of it (`sk_pacing_rate >> sk_pacing_shift`,
+/// shift 10), plus `gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log)` on short paths (log 9,
+/// gso_max_size 65 536), capped at 65 536 bytes, and at least `min_segs`.
+pub fn autosize(rate: u128, mss: u64, min_rtt: Dur, min_segs: u64) -> u64 {
+    const GSO_MAX: u64 = 65_536;
+    if mss == 0 {
+        return min_segs;
+    }
+    let mut bytes = (rate >> 10).min(u64::MAX as u128) as u64;
     let r = (min_rtt.0 / 1_000) >> 9;
     if r < 32 {
-        bytes += GSO_MAX >> r;
+        bytes = bytes.saturating_add(GSO_MAX >> r);
     }
-    (bytes.min(GSO_MAX) / mss).max(MIN_TSO_SEGS)
+    (bytes.min(GSO_MAX) / mss).max(min_segs)
 }
 
 /// Mark PSH on the segments one transmission sent (`sent`, in order): each run of new data
@@ -115,5 +124,11 @@ mod tests {
         // A short path adds 64 KB >> (min_rtt_us >> 9): 1 ms → 16 968 + 32 768 B, 34 segments.
         assert_eq!(tso_segs(10, 5, 10, 1448, ms(1), ms(1)), 34);
         assert_eq!(tso_segs(10, 5, 10, 1448, Dur::ZERO, Dur::ZERO), 2);
+        // A paced sender's own rate and minimum (BBR's is 1 below 1.2 Mb/s): 1.2 MB/s is
+        // 1 171 B a millisecond, under one segment, so the minimum decides.
+        assert_eq!(autosize(1_200_000, 1448, ms(40), 2), 2);
+        assert_eq!(autosize(100_000, 1448, ms(40), 1), 1);
+        // 100 MB/s: 97 656 B, capped at 65 536 B: 45 segments.
+        assert_eq!(autosize(100_000_000, 1448, ms(40), 2), 45);
     }
 }

@@ -31,6 +31,7 @@ mod subflow;
 use super::config::{LostRetransmit, PushFlags, RecoverySpec, TcpSpec};
 use super::ecn::EcnSender;
 use super::handshake::Handshake;
+use super::pacing::{LinuxPacer, Pacing};
 use super::path_select::{FlowOutcome, PathSelector};
 use super::prr::Prr;
 use super::rack::RackRetx;
@@ -109,8 +110,10 @@ pub struct TcpSender {
     /// Fast-recovery window inflation in bytes (Reno/NewReno only).
     inflation: i64,
     rto_deadline: Option<SimTime>,
-    /// Earliest time the next segment may leave when the controller paces.
+    /// Earliest time the next segment may leave when the controller paces, and Linux's
+    /// pacing state (`pacing = "linux"`, `pacing.rs`).
     pace_next: SimTime,
+    pacer: Option<Box<LinuxPacer>>,
     pace_timer: Option<SimTime>,
     round_end: u64,
     round_start: SimTime,
@@ -173,11 +176,19 @@ impl TcpSender {
         cfg: TcpSpec,
         app: SenderApp,
     ) -> TcpSender {
+        let mut cfg = cfg;
         let cc = Self::fresh_cc(&cfg, 0);
+        if cfg.recovery == RecoverySpec::Prr && cc.sets_window_in_recovery() {
+            // PRR is for controllers that leave recovery's window to the transport
+            // (`CongestionControl::sets_window_in_recovery`); BBR's own window governs,
+            // and SACK's rule (pipe < cwnd) sends, as Linux's tcp_xmit_recovery does.
+            cfg.recovery = RecoverySpec::Sack;
+        }
         let ecn = EcnSender::new(cfg.ecn);
         let rack = (cfg.lost_retransmit == LostRetransmit::Rack).then(Box::default);
         let tso = cfg.tso_defer.then(Box::<TsoDefer>::default);
         let linux_send = cfg.rcv_autotune || cfg.tso_defer;
+        let pacer = (cfg.pacing == Pacing::Linux).then(Box::default);
         TcpSender {
             flow,
             dst,
@@ -197,6 +208,7 @@ impl TcpSender {
             inflation: 0,
             rto_deadline: None,
             pace_next: SimTime::ZERO,
+            pacer,
             pace_timer: None,
             round_end: 0,
             round_start: SimTime::ZERO,
@@ -450,8 +462,11 @@ impl TcpSender {
             // The payload is paced, as Linux does (the rate applies to the segment's data,
             // `tcp_update_skb_after_send`): a rate from delivered payload bytes then
             // sends payload at that rate.
-            let payload = p.size as u64 - self.cfg.header as u64;
-            self.pace_next = now.max(self.pace_next) + rate.tx_time(Bytes(payload));
+            let len = rate.tx_time(Bytes(p.size as u64 - self.cfg.header as u64));
+            match self.pacer.is_some() {
+                false => self.pace_next = now.max(self.pace_next) + len,
+                true => self.linux_pace(now, len),
+            }
         }
         out.push(p);
         if self.linux_send {
@@ -459,17 +474,6 @@ impl TcpSender {
             // test here for every other sender.
             self.linux_after_send(seq, now, out);
         }
-    }
-
-    /// Whether pacing (at `pacing`, the controller's rate) holds the next segment back, and
-    /// arm the pacing timer if so.
-    #[inline]
-    fn paced_out(&mut self, now: SimTime, pacing: Option<Rate>) -> bool {
-        if pacing.is_some() && self.pace_next > now {
-            self.pace_timer = Some(self.pace_next);
-            return true;
-        }
-        false
     }
 
     #[inline(always)]

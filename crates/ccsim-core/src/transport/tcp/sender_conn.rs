@@ -7,6 +7,7 @@
 use super::{Phase, TcpSender};
 use crate::cc::CongestionControl;
 use crate::transport::tcp::handshake::Handshake;
+use crate::transport::tcp::pacing::LinuxPacer;
 use crate::transport::tcp::path_select::FlowOutcome;
 use crate::transport::tcp::rate_sample::RateSampler;
 use crate::transport::tcp::scoreboard::Scoreboard;
@@ -57,6 +58,9 @@ impl TcpSender {
         self.inflation = 0;
         self.rto_deadline = None;
         self.pace_next = now;
+        if let Some(p) = &mut self.pacer {
+            **p = LinuxPacer::default();
+        }
         self.pace_timer = None;
         self.round_end = 0;
         self.round_start = now;

@@ -47,6 +47,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         push_flags: Default::default(),
         ack_pushed: false,
         tso_defer: false,
+        pacing: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         lost_retransmit: Default::default(),

@@ -141,9 +141,54 @@ impl TcpSender {
         crate::transport::tcp::push::mark(sent, self.gso_segs());
     }
 
-    /// Segments per GSO packet now (`tcp_tso_autosize`, `push::tso_segs`).
-    fn gso_segs(&self) -> u64 {
+    /// Whether pacing (at `pacing`, the controller's rate) holds the next segment back, and
+    /// arm the pacing timer if so.
+    #[inline]
+    pub(super) fn paced_out(&mut self, now: SimTime, pacing: Option<Rate>) -> bool {
+        if pacing.is_some() && self.pace_holds(now) {
+            self.pace_timer = Some(self.pace_next);
+            return true;
+        }
+        false
+    }
+
+    /// Whether pacing holds the next segment at `now` (Linux's pacing lets the rest of a
+    /// GSO burst go at the instant it started).
+    #[inline]
+    pub(super) fn pace_holds(&self, now: SimTime) -> bool {
+        self.pace_next > now
+            && self
+                .pacer
+                .as_ref()
+                .is_none_or(|p| p.holds(now, self.pace_next))
+    }
+
+    /// Linux's pacing after a segment whose payload takes `len` at the rate (`pacing.rs`):
+    /// the burst is the GSO packet size now.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn linux_pace(&mut self, now: SimTime, len: Dur) {
+        let burst = self.gso_segs();
+        if let Some(p) = &mut self.pacer {
+            self.pace_next = p.after_send(now, self.pace_next, len, burst);
+        }
+    }
+
+    /// Segments per GSO packet now (`tcp_tso_autosize`): from the controller's pacing rate
+    /// if it paces (`push::autosize`), else from the rate Linux derives from the window
+    /// (`push::tso_segs`).
+    pub(super) fn gso_segs(&self) -> u64 {
         let mss = self.mss();
+        if let Some(rate) = self.cc.pacing_rate() {
+            let bytes_per_s = (rate.0 / 8) as u128;
+            let min = self.cc.min_tso_segs();
+            return crate::transport::tcp::push::autosize(
+                bytes_per_s,
+                mss,
+                self.rtt.min_rtt(),
+                min,
+            );
+        }
         crate::transport::tcp::push::tso_segs(
             self.cc.cwnd().0 / mss,
             self.cc.ssthresh().0 / mss,
@@ -259,7 +304,7 @@ impl TcpSender {
         let Some(r) = &mut self.rate else {
             return;
         };
-        let rs = r.generate(
+        let mut rs = r.generate(
             ev.now,
             self.delivered,
             self.delivered - prior_delivered,
@@ -268,6 +313,7 @@ impl TcpSender {
             min_rtt,
             ca_state,
         );
+        rs.next_departure = self.pace_next.max(ev.now);
         self.cc.on_rate_sample(ev, &rs);
         if self.cc.marks_app_limited() {
             let in_flight = self.in_flight_segments() * mss;
