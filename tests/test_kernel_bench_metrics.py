@@ -2,11 +2,13 @@
 its ccsim scenario builder: fast, no root, no network. The bench itself (root, minutes) is
 not part of the suite."""
 
+import json
 import math
 import sys
 from pathlib import Path
 
 import numpy as np
+
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches" / "linux"))
@@ -152,6 +154,33 @@ def test_ccsim_set_writes_flow_keys_over_the_profile_and_dotted_keys_into_tables
     doc = K.ccsim_doc("q33", "reno", 5.0, 1, [0.0], "linux", flow_set={"tso_defer": True, "rto.min": "300ms"})
     fl = doc["flow"][0]
     assert fl["tso_defer"] is True and fl["rto"] == {"min": "300ms"} and fl["stack"] == "linux"
+    # a controller's parameter turns the flow's cc name into a table of that kind
+    doc = K.ccsim_doc("q33", "bbr", 5.0, 1, [0.0], "linux", flow_set={"cc.edt": False, "pacing": "segment"})
+    fl = doc["flow"][0]
+    assert fl["cc"] == {"kind": "bbr", "edt": False} and fl["pacing"] == "segment"
+
+
+def test_from_kernel_takes_each_case_from_the_first_file_that_has_it(tmp_path):
+    import kernel_bench as K
+
+    def run(scenario, cc, k):
+        return {"scenario": scenario, "cc": cc, "run": k}
+
+    def save(name, kernel, build):
+        p = tmp_path / name
+        p.write_text(json.dumps({"meta": {"kernel": build, "date": "d", "seconds": 60.0, "runs": 2},
+                                 "kernel": kernel}))
+        return p
+
+    a = save("a.json", [run("q33", "bbr", 0), run("q33", "bbr", 1)], "new")
+    b = save("b.json", [run("q33", "bbr", 0), run("q33", "reno", 0), run("q8", "reno", 0)], "old")
+    kernel, meta = K.load_kernel_runs([a, b], ["q33"], ["bbr", "reno"])
+    assert [(r["cc"], r["run"]) for r in kernel] == [("bbr", 0), ("bbr", 1), ("reno", 0)]
+    assert meta["kernel"] == "new" and len(meta["sources"]) == 2 and "q33/reno" in meta["sources"][1]
+    c = tmp_path / "c.json"
+    c.write_text(json.dumps({"meta": {"kernel": "x", "seconds": 10.0, "runs": 1}, "kernel": []}))
+    with pytest.raises(SystemExit):
+        K.load_kernel_runs([a, c], ["q33"], ["bbr"])
 
 
 def test_held_back_counts_the_window_left_unused_after_each_ack_at_steady_state():

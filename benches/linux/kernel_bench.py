@@ -58,7 +58,12 @@ SCENARIOS: dict[str, tuple[str, int, float, list[float]]] = {
     "rtt40-80": ("2 flows, 40 and 80 ms RTT, 33 p", 33, 0.0, [0.0, 20.0]),
 }
 CCS = ("reno", "cubic", "bbr")
-CCSIM_CC = {"reno": "reno", "cubic": "cubic"}  # bbr: none in ccsim yet (#20)
+CCSIM_CC = {"reno": "reno", "cubic": "cubic", "bbr": "bbr"}
+# Controllers that do not cut their window on a loss (BBR): ccsim's reductions per minute
+# are its entries into fast recovery and timeouts in the window (`ccsim_run`), as the
+# kernel's are its entries into Recovery or Loss; PROBE_RTT's cut of the window is not one,
+# and there is no sawtooth period.
+LOSS_EPISODE_CC = ("bbr",)
 HANDSHAKE_PROFILES = ("linux", "ns2")  # stack profiles with handshake = true (docs/tcp.md §11)
 METRICS = ("goodput_mbps", "srtt_ms", "queue_pkts", "retx", "retx_2s", "timeouts", "ss_peak", "first_ssthresh",
            "period_s", "reductions_per_min", "share0")
@@ -271,6 +276,8 @@ def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float]
             fl.update({"recovery": "sack", "init_cwnd": 10, "delayed_ack": "40ms",
                        "rto": {"min": "200ms", "initial": "1s", "max": "120s"}})
         for key, value in (flow_set or {}).items():
+            if key.startswith("cc.") and isinstance(fl["cc"], str):
+                fl["cc"] = {"kind": fl["cc"]}  # a controller parameter: cc.edt=false
             *tables, last = key.split(".")
             t = fl
             for k in tables:
@@ -317,7 +324,15 @@ def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float]
     ls = res.link_series
     lq = ls[ls.link == "r1->r2"]
     q = M.mean_in(lq.time_s.to_numpy(), lq.queue_packets.to_numpy(), w0, w1)
-    return {"scenario": name, "cc": cc, "seed": seed, "metrics": M.scenario_metrics(flows, q, w0, w1)}
+    m = M.scenario_metrics(flows, q, w0, w1)
+    if cc in LOSS_EPISODE_CC:
+        # the first flow's recoveries and timeouts after w0: the long run's less the prefix's
+        before = ccsim.run(ccsim_doc(name, cc, w0, seed, starts, profile, host_jitter_us, flow_set), progress=False)
+        a, b = res.flows.iloc[0], before.flows.iloc[0]
+        episodes = (a.fast_recoveries + a.timeouts) - (b.fast_recoveries + b.timeouts)
+        m["reductions_per_min"] = 60.0 * float(episodes) / (w1 - w0)
+        m["period_s"] = math.nan
+    return {"scenario": name, "cc": cc, "seed": seed, "metrics": m}
 
 
 # ---------------------------------------------------------------- tables
@@ -375,6 +390,8 @@ def markdown(summary: dict, meta: dict) -> str:
     lines = [f"Kernel {meta['kernel']}{sc}, {meta['runs']} run(s) of {meta['seconds']} s per case, window "
              f"{meta['window'][0]:.0f}–{meta['window'][1]:.0f} s; ccsim {meta['ccsim_options']}.", "",
              "**Ratios ccsim / kernel** (kernel run-to-run spread, (max − min) / mean, in brackets):", ""]
+    if len(meta.get("sources", [])) > 1:
+        lines[1:1] = ["", "Kernel runs from: " + "; ".join(meta["sources"]) + "."]
     head = "| scenario | cc | " + " | ".join(SHORT[m] for m in METRICS) + " |"
     lines += [head, "|" + "---|" * (len(METRICS) + 2)]
     for key, row in summary.items():
@@ -424,6 +441,32 @@ def markdown(summary: dict, meta: dict) -> str:
 
 # ---------------------------------------------------------------- main
 
+def load_kernel_runs(paths: list[Path], scen: list[str], ccs: list[str]) -> tuple[list[dict], dict]:
+    """The kernel runs of `scen` × `ccs` in saved results files, each case from the first
+    file that has it, and the first file's meta with every file's kernel build and date."""
+    kernel: list[dict] = []
+    meta: dict = {}
+    taken: set[tuple[str, str]] = set()
+    for path in paths:
+        old = json.loads(path.read_text())
+        m = old["meta"]
+        if not meta:
+            meta = dict(m)
+            meta["sources"] = []
+        elif (m["seconds"], m["runs"]) != (meta["seconds"], meta["runs"]):
+            raise SystemExit(f"{path}: {m['runs']} run(s) of {m['seconds']} s, the first file "
+                             f"{meta['runs']} of {meta['seconds']} s")
+        cases = {(r["scenario"], r["cc"]) for r in old["kernel"]} - taken
+        runs = [r for r in old["kernel"] if (r["scenario"], r["cc"]) in cases
+                and r["scenario"] in scen and r["cc"] in ccs]
+        kernel += runs
+        taken |= cases
+        if runs:
+            meta["sources"].append(f"{path.name}: kernel {m['kernel']}, {m.get('date', '?')}, "
+                                   + ", ".join(sorted({f"{r['scenario']}/{r['cc']}" for r in runs})))
+    return kernel, meta
+
+
 def _flow_key(text: str) -> tuple[str, object]:
     key, sep, value = text.partition("=")
     if not sep or not key:
@@ -466,9 +509,12 @@ def main(argv: list[str] | None = None) -> int:
                         "this bench: 70,204 — docs/validation.md §6); default 0,0")
     p.add_argument("--ccsim-set", action="append", default=[], type=_flow_key, metavar="KEY=VALUE",
                    help="ccsim side: a flow key written over the profile on every flow (a JSON value, or a "
-                        "bare word taken as a string; a dotted key sets a nested table), e.g. tso_defer=true "
-                        "or rto.min=300ms; repeatable")
-    p.add_argument("--from-kernel", type=Path, help="reuse a results.json's kernel runs; run only ccsim")
+                        "bare word taken as a string; a dotted key sets a nested table), e.g. tso_defer=true, "
+                        "rto.min=300ms or cc.edt=false (a parameter of the flow's controller); repeatable")
+    p.add_argument("--from-kernel", type=Path, action="append",
+                   help="reuse a results.json's kernel runs (those of --scenarios and --cc); run only ccsim. "
+                        "Repeatable: the files' runs together (a case taken from the first file that has it), "
+                        "each file's kernel build noted in the table")
     p.add_argument("--ccsim-profile", default="auto",
                    help="'auto' (the `linux` stack profile if ccsim has one, else the closest options), "
                         "'none' or a profile name")
@@ -486,8 +532,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
 
     if a.from_kernel:
-        old = json.loads(a.from_kernel.read_text())
-        kernel, meta = old["kernel"], old["meta"]
+        kernel, meta = load_kernel_runs(a.from_kernel, scen, ccs)
         a.seconds, a.runs = meta["seconds"], meta["runs"]
     else:
         why = netns.can_run()
@@ -549,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
                                   f"{a.host_jitter[1]:g} µs (receivers' ACKs)")
     sim = []
     for r in kernel:
-        if r["cc"] not in CCSIM_CC or r["scenario"] not in scen and not a.from_kernel:
+        if r["cc"] not in CCSIM_CC or r["scenario"] not in scen:
             continue
         sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile, a.host_jitter,
                              dict(a.ccsim_set)))
