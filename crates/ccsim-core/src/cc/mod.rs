@@ -137,6 +137,10 @@ pub struct RateSample {
     pub prior_in_flight: Bytes,
     /// The sender's loss-recovery state after processing this ACK.
     pub ca_state: CaState,
+    /// The RTT sample Linux gives the controller (`rs->rtt_us`): from the most recently
+    /// sent original segment the ACK delivered, else the echoed timestamp's when snd.una
+    /// advanced (`RateSampler::take_rtt`).
+    pub rtt: Option<Dur>,
     /// The earliest time the pacer lets the next segment leave, never before the ACK
     /// (Linux `max(tp->tcp_wstamp_ns, now)`, what BBR's `bbr_packets_in_net_at_edt` reads).
     pub next_departure: SimTime,

@@ -54,6 +54,19 @@ pub struct BbrConfig {
     pub extra_acked_max: Dur,
     pub edt: bool,
     pub min_rtt_strict: bool,
+    pub rtt_sample: RttSample,
+}
+
+/// Which RTT sample feeds RTprop (`rtt_sample`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSample {
+    /// The ACK's echoed timestamp (the transport's sample; Karn's rule).
+    #[default]
+    Timestamp,
+    /// Linux's `rs->rtt_us`: the most recently sent original segment the ACK delivered,
+    /// cumulatively or by SACK, else the echoed timestamp when snd.una advanced.
+    Linux,
 }
 
 /// How the target flight is rounded up for the end hosts (`quantization`).
@@ -123,6 +136,9 @@ pub const PARAMS: &[Param] = &[
     Param::boolean("min_rtt_strict", false)
         .doc("an RTT sample replaces RTprop only if strictly lower (or RTprop expired): equal samples do not postpone PROBE_RTT")
         .source("off: draft-00 §4.1.2.3 (≤); tcp_bbr.c:950–952 (<, the linux profile)"),
+    Param::choice("rtt_sample", "timestamp", &["timestamp", "linux"])
+        .doc("the RTT sample RTprop takes: timestamp, the ACK's echoed timestamp (for a delayed ACK of two segments, the first one's); linux, the most recently sent original segment the ACK delivered (cumulatively or by SACK), else the echoed timestamp when snd.una advanced")
+        .source("timestamp: the transport's RTT sample (draft-00 §4.1.2.3 leaves the sample to the transport); linux: rs->rtt_us, tcp_ack_update_rtt, net/ipv4/tcp_input.c:3215–3239, 3470–3488 (the linux profile)"),
 ];
 
 impl Default for BbrConfig {

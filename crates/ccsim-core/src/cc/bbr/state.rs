@@ -3,7 +3,7 @@
 //! STARTUP's full-pipe check, DRAIN's exit, the RTprop filter with PROBE_RTT, and the gains
 //! of the new state.
 
-use super::{Bbr, ACK_EPOCH_RESET, CYCLE_LEN, CYCLE_RAND, PACING_GAIN_CYCLE};
+use super::{Bbr, RttSample, ACK_EPOCH_RESET, CYCLE_LEN, CYCLE_RAND, PACING_GAIN_CYCLE};
 use crate::cc::{AckEvent, RateSample};
 use crate::units::Dur;
 
@@ -161,7 +161,11 @@ impl Bbr {
     fn update_min_rtt(&mut self, ev: &AckEvent, rs: &RateSample, in_flight: u64) {
         let now = ev.now;
         let expired = now > self.min_rtt_stamp + self.p.min_rtt_window;
-        if let Some(rtt) = ev.rtt {
+        let sample = match self.p.rtt_sample {
+            RttSample::Timestamp => ev.rtt,
+            RttSample::Linux => rs.rtt,
+        };
+        if let Some(rtt) = sample {
             let lower = |m: Dur| rtt < m || (!self.p.min_rtt_strict && rtt == m);
             if self.min_rtt.is_none_or(lower) || expired {
                 self.min_rtt = Some(rtt);

@@ -35,6 +35,8 @@ pub(super) struct Ack {
     pub(super) losses: u64,
     pub(super) state: CaState,
     pub(super) pace_gap: Dur,
+    /// The rate sample's RTT (Linux's rs->rtt_us); `rtt` is the echoed timestamp's.
+    pub(super) rs_rtt: Option<Dur>,
 }
 
 impl Default for Ack {
@@ -50,6 +52,7 @@ impl Default for Ack {
             losses: 0,
             state: CaState::Open,
             pace_gap: Dur::ZERO,
+            rs_rtt: None,
         }
     }
 }
@@ -83,6 +86,7 @@ impl Drive {
             prior_in_flight: Bytes(a.prior * MSS),
             ca_state: a.state,
             next_departure: self.now + a.pace_gap,
+            rtt: a.rs_rtt,
         };
         let ev = AckEvent {
             now: self.now,

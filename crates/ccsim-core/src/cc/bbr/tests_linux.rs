@@ -215,3 +215,21 @@ fn with_a_strict_filter_equal_rtt_samples_do_not_postpone_probe_rtt() {
 fn bbr_sets_its_own_window_in_recovery() {
     assert!(Drive::new().b.sets_window_in_recovery());
 }
+
+#[test]
+fn rtprop_takes_the_rtt_sample_the_profile_names() {
+    // The ACK's echoed timestamp says 100 ms, the rate sample's (Linux's rs->rtt_us) 90.
+    let drive = |rtt_sample: RttSample| {
+        let mut d = Drive::with(BbrConfig {
+            rtt_sample,
+            ..cfg()
+        });
+        d.ack(Ack {
+            rs_rtt: Some(ms(90)),
+            ..Ack::default()
+        });
+        d.b.rt_prop()
+    };
+    assert_eq!(drive(RttSample::Timestamp), Some(ms(100)));
+    assert_eq!(drive(RttSample::Linux), Some(ms(90)));
+}

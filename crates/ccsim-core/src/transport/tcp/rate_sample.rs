@@ -36,6 +36,8 @@ struct TxRecord {
     /// Already used by a SACK: the later cumulative ACK must not use it again
     /// (tcp_rate.c:108–113).
     used: bool,
+    /// This copy is a retransmission (Karn: no RTT from it).
+    retransmitted: bool,
 }
 
 /// The packet chosen for this ACK's sample so far.
@@ -62,6 +64,13 @@ pub struct RateSampler {
     chosen: Option<Chosen>,
     /// Reused buffer for the scoreboard's newly SACKed ranges.
     scratch: Vec<(u64, u64)>,
+    /// This ACK's RTT evidence, as Linux gathers it (`tcp_clean_rtx_queue`,
+    /// `tcp_sacktag_one`): the send time of the last original (not retransmitted) segment
+    /// cumulatively acknowledged and of the last one newly SACKed, and whether a
+    /// retransmission was cumulatively acknowledged (cleared by `generate`).
+    last_acked_sent: Option<SimTime>,
+    last_sacked_sent: Option<SimTime>,
+    retransmission_acked: bool,
 }
 
 impl RateSampler {
@@ -88,13 +97,18 @@ impl RateSampler {
             sent_time: now,
             app_limited: self.app_limited != 0,
             used: false,
+            retransmitted: false,
         };
         if seq < self.base {
             return;
         }
         let i = (seq - self.base) as usize;
         if i < self.records.len() {
-            self.records[i] = rec; // a retransmission: its latest copy counts
+            // a retransmission: its latest copy counts
+            self.records[i] = TxRecord {
+                retransmitted: true,
+                ..rec
+            };
         } else {
             // Segments are sent in order the first time; a gap cannot happen, but keep the
             // indices right if it did.
@@ -114,6 +128,9 @@ impl RateSampler {
             if !self.records[i].used {
                 self.records[i].used = true;
                 let rec = self.records[i];
+                if !rec.retransmitted {
+                    self.last_sacked_sent = Some(rec.sent_time);
+                }
                 self.consider(seq, rec);
             }
         }
@@ -137,6 +154,11 @@ impl RateSampler {
                 self.base = ack;
                 break;
             };
+            if rec.retransmitted {
+                self.retransmission_acked = true;
+            } else if !rec.used {
+                self.last_acked_sent = Some(rec.sent_time);
+            }
             if !rec.used {
                 self.consider(self.base, rec);
             }
@@ -163,6 +185,24 @@ impl RateSampler {
     /// (`tcp_rate_check_app_limited`, tcp_rate.c:194–208).
     pub fn mark_app_limited(&mut self, delivered: u64, in_flight: u64) {
         self.app_limited = (delivered + in_flight).max(1);
+    }
+
+    /// This ACK's RTT sample as Linux hands it to the controller (`rs->rtt_us`,
+    /// `tcp_ack_update_rtt`, net/ipv4/tcp_input.c:3215–3239 with :3470–3488): from the last
+    /// original segment newly SACKed, else from the last original segment cumulatively
+    /// acknowledged if no retransmission was, else `fallback` (the echoed timestamp's, which
+    /// Linux takes only when snd.una advanced). Clears the ACK's evidence.
+    pub fn take_rtt(&mut self, now: SimTime, fallback: Option<Dur>) -> Option<Dur> {
+        let acked = self
+            .last_acked_sent
+            .take()
+            .filter(|_| !self.retransmission_acked);
+        let sacked = self.last_sacked_sent.take();
+        self.retransmission_acked = false;
+        match sacked.or(acked) {
+            Some(sent) => Some(now.since(sent)),
+            None => fallback,
+        }
     }
 
     /// This ACK's sample (`tcp_rate_gen`, tcp_rate.c:117–191). `delivered` is C.delivered
@@ -383,5 +423,33 @@ mod tests {
         r.on_cumulative_ack(2);
         let rs = r.generate(ms(200), 2 * MSS, MSS, 0, MSS, Dur::ZERO, CaState::Open);
         assert!(!rs.is_app_limited);
+    }
+
+    #[test]
+    fn the_linux_rtt_is_the_last_original_segment_delivered_sack_first_karn_for_the_rest() {
+        let fallback = Some(Dur::from_millis(77));
+        // Segments 0..4 sent at 0..3 ms. A cumulative ACK of 0 and 1 at 100 ms: the last
+        // acknowledged, segment 1 (sent at 1 ms), gives 99 ms.
+        let mut r = burst(4);
+        r.on_cumulative_ack(2);
+        assert_eq!(r.take_rtt(ms(100), fallback), Some(Dur::from_millis(99)));
+        // Nothing delivered: the fallback (the echoed timestamp's), evidence cleared.
+        assert_eq!(r.take_rtt(ms(101), fallback), fallback);
+        // Segment 3 SACKed and 2 cumulatively acknowledged on one ACK: the SACK's segment
+        // decides (3 ms → 107 ms).
+        r.on_sacked(3, 4);
+        r.on_cumulative_ack(3);
+        assert_eq!(r.take_rtt(ms(110), None), Some(Dur::from_millis(107)));
+        // Karn: a retransmission cumulatively acknowledged leaves only the fallback, even
+        // with an original segment acknowledged on the same ACK.
+        let mut r = burst(3);
+        r.on_send(0, ms(50), 0, 3);
+        r.on_cumulative_ack(2);
+        assert_eq!(r.take_rtt(ms(120), fallback), fallback);
+        // A retransmission SACKed gives no sample either.
+        let mut r = burst(3);
+        r.on_send(1, ms(50), 0, 3);
+        r.on_sacked(1, 2);
+        assert_eq!(r.take_rtt(ms(120), None), None);
     }
 }

@@ -314,6 +314,7 @@ impl TcpSender {
             ca_state,
         );
         rs.next_departure = self.pace_next.max(ev.now);
+        rs.rtt = r.take_rtt(ev.now, ev.rtt.filter(|_| ev.acked.0 > 0));
         self.cc.on_rate_sample(ev, &rs);
         if self.cc.marks_app_limited() {
             let in_flight = self.in_flight_segments() * mss;
