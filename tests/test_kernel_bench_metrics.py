@@ -193,3 +193,24 @@ def test_held_back_counts_the_window_left_unused_after_each_ack_at_steady_state(
     h = S.held_back(ev, since_us=0.0, quiet=60)
     assert h == {0: 7, 1: 1}  # events 60–67: 68's ssthresh differs, 69 follows a change
     assert S.held_back(ev, since_us=66.0, quiet=60) == {0: 2}
+
+
+def test_recoveries_per_minute_come_from_the_namespace_counters_nearest_the_window():
+    import kernel_bench as K
+
+    import endpoints as E
+
+    fields = ["t_ns", *E.NETSTAT_KEPT]
+    sack, reno = fields.index("TCPSackRecovery"), fields.index("TCPRenoRecovery")
+
+    def row(t_s, n_sack, n_reno=0):
+        r = [0] * len(fields)
+        r[0], r[sack], r[reno] = int(1e9 + t_s * 1e9), n_sack, n_reno
+        return r
+
+    # one snapshot a second from t_start = 1 s; 2 recoveries a second after 10 s
+    samples = [row(t, max(0, 2 * (t - 10)), 1 if t > 30 else 0) for t in range(0, 61)]
+    snd = {"netstat": {"fields": fields, "samples": samples}}
+    got = K.netstat_recoveries_per_min(snd, int(1e9), 10.0, 60.0)
+    assert got == pytest.approx(60.0 * (100 + 1) / 50.0)
+    assert math.isnan(K.netstat_recoveries_per_min({}, 0, 10.0, 60.0))

@@ -10,7 +10,8 @@ The sender opens one connection per `--flow` (congestion control set per socket 
 TCP_CONGESTION before connecting, source port fixed so the emulator can tell flows apart),
 writes as fast as the socket takes data for T seconds, and reads TCP_INFO of every socket
 every `interval` seconds. Output is JSON: per flow, the time its connect() returned and the
-samples (CLOCK_MONOTONIC ns, then the fields below). Both sides stop by themselves at their
+samples (CLOCK_MONOTONIC ns, then the fields below), and the sender namespace's TCP counters
+(`NETSTAT_KEPT`) once a second. Both sides stop by themselves at their
 deadline, whatever the network does.
 """
 
@@ -46,6 +47,10 @@ TCP_INFO_NAMES = [n for n, _ in TCP_INFO_LAYOUT]
 KEPT = ("ca_state", "rto", "unacked", "sacked", "lost", "retrans", "rtt", "rttvar", "snd_ssthresh", "snd_cwnd",
         "total_retrans", "bytes_acked", "bytes_sent", "delivered", "min_rtt", "rwnd_limited", "sndbuf_limited",
         "busy_time", "total_rto", "total_rto_recoveries", "pacing_rate", "dsack_dups")
+# The sender namespace's TCP counters kept (/proc/net/netstat, TcpExt; net/ipv4/proc.c):
+# recovery entries (SACK and Reno), tail loss probes, and undos, for every flow of the run.
+NETSTAT_KEPT = ("TCPSackRecovery", "TCPRenoRecovery", "TCPLossProbes", "TCPLossProbeRecovery", "TCPTimeouts",
+                "TCPLossUndo", "TCPFullUndo", "TCPPartialUndo", "TCPDSACKUndo", "TCPSpuriousRTOs")
 TCP_INFO = getattr(socket, "TCP_INFO", 11)
 TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
 
@@ -57,6 +62,19 @@ def tcp_info(sock: socket.socket) -> dict:
         raise SystemExit(f"TCP_INFO returned {len(raw)} bytes, want {size}: kernel older than 6.7")
     vals = dict(zip(TCP_INFO_NAMES, struct.unpack(TCP_INFO_FMT, raw)))
     return {k: vals[k] for k in KEPT}
+
+
+def netstat() -> list[int]:
+    """The `NETSTAT_KEPT` counters of this network namespace (0 for one the kernel lacks)."""
+    try:
+        with open("/proc/net/netstat") as f:
+            lines = [ln.split() for ln in f if ln.startswith("TcpExt:")]
+    except OSError:
+        return [0] * len(NETSTAT_KEPT)
+    if len(lines) < 2:
+        return [0] * len(NETSTAT_KEPT)
+    values = dict(zip(lines[0][1:], lines[1][1:]))
+    return [int(values.get(k, 0)) for k in NETSTAT_KEPT]
 
 
 def recv_main(a: argparse.Namespace) -> None:
@@ -149,16 +167,20 @@ def send_main(a: argparse.Namespace) -> None:
         t.start()
     step = int(a.interval * 1e9)
     nxt = time.monotonic_ns()
+    counters = [[nxt] + netstat()]  # the namespace's counters once a second
     while nxt < end:
         for fl in flows:
             info = tcp_info(fl["sock"])
             fl["samples"].append([time.monotonic_ns()] + [info[k] for k in KEPT])
+        if nxt - counters[-1][0] >= 1_000_000_000:
+            counters.append([time.monotonic_ns()] + netstat())
         nxt += step
         time.sleep(max(0.0, (nxt - time.monotonic_ns()) / 1e9))
+    counters.append([time.monotonic_ns()] + netstat())
     stop.set()
     for t in pumps:
         t.join(1.0)
-    out = {"fields": ["t_ns", *KEPT], "flows": []}
+    out = {"fields": ["t_ns", *KEPT], "flows": [], "netstat": {"fields": ["t_ns", *NETSTAT_KEPT], "samples": counters}}
     for fl in flows:
         fl["sock"].close()
         out["flows"].append({k: fl.get(k) for k in ("cc", "sport", "start_ns", "samples", "error")})

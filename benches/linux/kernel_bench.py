@@ -66,7 +66,7 @@ CCSIM_CC = {"reno": "reno", "cubic": "cubic", "bbr": "bbr"}
 LOSS_EPISODE_CC = ("bbr",)
 HANDSHAKE_PROFILES = ("linux", "ns2")  # stack profiles with handshake = true (docs/tcp.md §11)
 METRICS = ("goodput_mbps", "srtt_ms", "queue_pkts", "retx", "retx_2s", "timeouts", "ss_peak", "first_ssthresh",
-           "period_s", "reductions_per_min", "share0")
+           "period_s", "reductions_per_min", "recoveries_per_min", "share0")
 # Emulator timing limits beyond which a run is flagged and left out of the statistics. A
 # stall of the emulator delays the frames in flight once, in order (no reordering); it can
 # change a TCP decision only through a spurious timeout, and the RTO is at least srtt +
@@ -151,6 +151,23 @@ def queue_from_log(log: Path, emu_t0: int, t_start: int, w0: float, w1: float) -
     return M.queue_time_average(a, w0, w1)
 
 
+def netstat_recoveries_per_min(snd: dict, t_start: int, w0: float, w1: float) -> float:
+    """Entries into fast recovery (TcpExt TCPSackRecovery + TCPRenoRecovery, every flow of the
+    sender's namespace) per minute between the counter snapshots nearest w0 and w1 (endpoints.py
+    takes one a second); NaN for a run recorded without them."""
+    ns = snd.get("netstat")
+    if not ns or len(ns["samples"]) < 2:
+        return math.nan
+    col = {k: i for i, k in enumerate(ns["fields"])}
+    a = np.array(ns["samples"], dtype=np.float64)
+    t = (a[:, 0] - t_start) / 1e9
+    rec = a[:, col["TCPSackRecovery"]] + a[:, col["TCPRenoRecovery"]]
+    i, j = int(np.argmin(np.abs(t - w0))), int(np.argmin(np.abs(t - w1)))
+    if t[j] - t[i] <= 0:
+        return math.nan
+    return 60.0 * float(rec[j] - rec[i]) / float(t[j] - t[i])
+
+
 def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path, tag: str,
                keep_logs: bool, sysctls: tuple[str, ...] = (), before_teardown=None, on_up=None,
                recv_args: tuple[str, ...] = ()) -> dict:
@@ -215,8 +232,10 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
     col = {k: i for i, k in enumerate(snd["fields"])}
     rwnd_frac = max(s[col["rwnd_limited"]] for s in last) / (seconds * 1e6)
     sndbuf_frac = max(s[col["sndbuf_limited"]] for s in last) / (seconds * 1e6)
+    m = M.scenario_metrics(flows, q, w0, w1)
+    m["recoveries_per_min"] = netstat_recoveries_per_min(snd, t_start, w0, w1)
     return {"scenario": name, "cc": cc, "run": k, "seed": seed, "starts_s": starts,
-            "metrics": M.scenario_metrics(flows, q, w0, w1), "flags": flags,
+            "metrics": m, "flags": flags,
             "emulator": {k2: summ[k2] for k2 in ("packets", "sent", "lost", "overflow", "replay_exact", "lag_ns",
                                                   "oversize_frames", "max_frame", "send_errors", "realtime")},
             "rwnd_limited_frac": rwnd_frac, "sndbuf_limited_frac": sndbuf_frac,
@@ -325,9 +344,12 @@ def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float]
     lq = ls[ls.link == "r1->r2"]
     q = M.mean_in(lq.time_s.to_numpy(), lq.queue_packets.to_numpy(), w0, w1)
     m = M.scenario_metrics(flows, q, w0, w1)
+    # recoveries after w0 (the long run's less those of a run to w0, its prefix): every
+    # flow's for rec/min; for LOSS_EPISODE_CC, the first flow's with its timeouts for cuts/min
+    before = ccsim.run(ccsim_doc(name, cc, w0, seed, starts, profile, host_jitter_us, flow_set), progress=False)
+    late = res.flows.fast_recoveries.to_numpy()[:n] - before.flows.fast_recoveries.to_numpy()[:n]
+    m["recoveries_per_min"] = 60.0 * float(late.sum()) / (w1 - w0)
     if cc in LOSS_EPISODE_CC:
-        # the first flow's recoveries and timeouts after w0: the long run's less the prefix's
-        before = ccsim.run(ccsim_doc(name, cc, w0, seed, starts, profile, host_jitter_us, flow_set), progress=False)
         a, b = res.flows.iloc[0], before.flows.iloc[0]
         episodes = (a.fast_recoveries + a.timeouts) - (b.fast_recoveries + b.timeouts)
         m["reductions_per_min"] = 60.0 * float(episodes) / (w1 - w0)
@@ -381,7 +403,7 @@ def fmt(x: float | None, m: str) -> str:
 
 SHORT = {"goodput_mbps": "goodput", "srtt_ms": "srtt", "queue_pkts": "queue", "retx": "retx", "retx_2s": "retx<2s",
          "timeouts": "RTOs", "ss_peak": "SS peak", "first_ssthresh": "1st ssthresh", "period_s": "period",
-         "reductions_per_min": "cuts/min", "share0": "share f0"}
+         "reductions_per_min": "cuts/min", "recoveries_per_min": "rec/min", "share0": "share f0"}
 
 
 def markdown(summary: dict, meta: dict) -> str:
