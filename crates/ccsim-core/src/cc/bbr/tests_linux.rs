@@ -75,10 +75,11 @@ fn linux_quantization_adds_three_tso_bursts_and_two_more_in_the_probing_phase() 
     let (mut probing, mut cruising) = (None, None);
     for _ in 0..200 {
         d.ack(steady(50));
-        match d.b.pacing_gain() {
-            g if g > 1.0 => probing = Some(d.b.cwnd_segments()),
-            g if g == 1.0 => cruising = Some(d.b.cwnd_segments()),
-            _ => {}
+        let gain = d.b.pacing_gain();
+        if gain > 1.0 {
+            probing = Some(d.b.cwnd_segments());
+        } else if gain == 1.0 {
+            cruising = Some(d.b.cwnd_segments());
         }
     }
     // 5/4 phase: pacing 5 MB/s, goal 4: 800 + 12 = 812 (even), + 2 = 814.
