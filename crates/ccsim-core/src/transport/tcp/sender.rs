@@ -463,9 +463,10 @@ impl TcpSender {
             // `tcp_update_skb_after_send`): a rate from delivered payload bytes then
             // sends payload at that rate.
             let len = rate.tx_time(Bytes(p.size as u64 - self.cfg.header as u64));
-            match self.pacer.is_some() {
-                false => self.pace_next = now.max(self.pace_next) + len,
-                true => self.linux_pace(now, len),
+            if self.pacer.is_none() {
+                self.pace_next = now.max(self.pace_next) + len;
+            } else {
+                self.linux_pace(now, len);
             }
         }
         out.push(p);
