@@ -214,3 +214,25 @@ def test_recoveries_per_minute_come_from_the_namespace_counters_nearest_the_wind
     got = K.netstat_recoveries_per_min(snd, int(1e9), 10.0, 60.0)
     assert got == pytest.approx(60.0 * (100 + 1) / 50.0)
     assert math.isnan(K.netstat_recoveries_per_min({}, 0, 10.0, 60.0))
+
+
+def test_saved_runs_get_rec_per_min_from_their_kept_sender_logs(tmp_path):
+    import endpoints as E
+    import kernel_bench as K
+
+    fields = ["t_ns", *E.NETSTAT_KEPT]
+    sack = fields.index("TCPSackRecovery")
+    samples = [[int(t * 1e9)] + [0] * (len(fields) - 1) for t in range(0, 61)]
+    for row in samples:
+        row[sack] = row[0] // int(1e9)  # one recovery a second
+    d = tmp_path / "runs" / "q33-reno-0"
+    d.mkdir(parents=True)
+    (d / "snd.json").write_text(json.dumps({"flows": [{"start_ns": 0}], "netstat": {"fields": fields,
+                                                                                   "samples": samples}}))
+    kernel = [{"scenario": "q33", "cc": "reno", "run": 0, "metrics": {}},
+              {"scenario": "q33", "cc": "reno", "run": 1, "metrics": {}},
+              {"scenario": "q8", "cc": "reno", "run": 0, "metrics": {"recoveries_per_min": 7.0}}]
+    K.counters_from_runs(kernel, tmp_path, 60.0)
+    assert kernel[0]["metrics"]["recoveries_per_min"] == pytest.approx(60.0)
+    assert "recoveries_per_min" not in kernel[1]["metrics"]  # no log kept
+    assert kernel[2]["metrics"]["recoveries_per_min"] == 7.0  # already had it

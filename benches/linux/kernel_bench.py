@@ -489,6 +489,20 @@ def load_kernel_runs(paths: list[Path], scen: list[str], ccs: list[str]) -> tupl
     return kernel, meta
 
 
+def counters_from_runs(kernel: list[dict], d: Path, seconds: float) -> None:
+    """rec/min for saved kernel runs that lack it, from the namespace counters in the sender
+    logs under `d` (runs/<scenario>-<cc>-<k>/snd.json), where they were recorded."""
+    w0, w1 = window(seconds)
+    for r in kernel:
+        if math.isfinite(r["metrics"].get("recoveries_per_min", math.nan)):
+            continue
+        f = d / "runs" / f"{r['scenario']}-{r['cc']}-{r['run']}" / "snd.json"
+        if f.exists():
+            snd = json.loads(f.read_text())
+            t_start = min(fl["start_ns"] for fl in snd["flows"])
+            r["metrics"]["recoveries_per_min"] = netstat_recoveries_per_min(snd, t_start, w0, w1)
+
+
 def _flow_key(text: str) -> tuple[str, object]:
     key, sep, value = text.partition("=")
     if not sep or not key:
@@ -537,6 +551,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="reuse a results.json's kernel runs (those of --scenarios and --cc); run only ccsim. "
                         "Repeatable: the files' runs together (a case taken from the first file that has it), "
                         "each file's kernel build noted in the table")
+    p.add_argument("--runs-dir", type=Path, action="append", default=[],
+                   help="with --from-kernel: a kernel bench output directory whose kept runs "
+                        "(runs/<scenario>-<cc>-<k>/snd.json) give rec/min to the runs saved without it")
     p.add_argument("--ccsim-profile", default="auto",
                    help="'auto' (the `linux` stack profile if ccsim has one, else the closest options), "
                         "'none' or a profile name")
@@ -556,6 +573,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.from_kernel:
         kernel, meta = load_kernel_runs(a.from_kernel, scen, ccs)
         a.seconds, a.runs = meta["seconds"], meta["runs"]
+        for d in a.runs_dir:
+            counters_from_runs(kernel, d, a.seconds)
     else:
         why = netns.can_run()
         if why:
