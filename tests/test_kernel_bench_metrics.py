@@ -181,6 +181,10 @@ def test_from_kernel_takes_each_case_from_the_first_file_that_has_it(tmp_path):
     c.write_text(json.dumps({"meta": {"kernel": "x", "seconds": 10.0, "runs": 1}, "kernel": []}))
     with pytest.raises(SystemExit):
         K.load_kernel_runs([a, c], ["q33"], ["bbr"])
+    # the runs per case actually taken: a's 2 for bbr, b's 1 for reno; b alone, 1
+    assert meta["runs"] == "1–2"
+    kernel, meta = K.load_kernel_runs([b, a], ["q33"], ["bbr", "reno"])
+    assert meta["runs"] == 1 and [(r["cc"], r["run"]) for r in kernel] == [("bbr", 0), ("reno", 0)]
 
 
 def test_held_back_counts_the_window_left_unused_after_each_ack_at_steady_state():

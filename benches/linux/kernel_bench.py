@@ -475,9 +475,8 @@ def load_kernel_runs(paths: list[Path], scen: list[str], ccs: list[str]) -> tupl
         if not meta:
             meta = dict(m)
             meta["sources"] = []
-        elif (m["seconds"], m["runs"]) != (meta["seconds"], meta["runs"]):
-            raise SystemExit(f"{path}: {m['runs']} run(s) of {m['seconds']} s, the first file "
-                             f"{meta['runs']} of {meta['seconds']} s")
+        elif m["seconds"] != meta["seconds"]:
+            raise SystemExit(f"{path}: runs of {m['seconds']} s, the first file's {meta['seconds']} s")
         cases = {(r["scenario"], r["cc"]) for r in old["kernel"]} - taken
         runs = [r for r in old["kernel"] if (r["scenario"], r["cc"]) in cases
                 and r["scenario"] in scen and r["cc"] in ccs]
@@ -485,7 +484,11 @@ def load_kernel_runs(paths: list[Path], scen: list[str], ccs: list[str]) -> tupl
         taken |= cases
         if runs:
             meta["sources"].append(f"{path.name}: kernel {m['kernel']}, {m.get('date', '?')}, "
-                                   + ", ".join(sorted({f"{r['scenario']}/{r['cc']}" for r in runs})))
+                                   + ", ".join(sorted({f"{r['scenario']}/{r['cc']}" for r in runs}))
+                                   + f" ({m['runs']} run(s) each)")
+    counts = {m for m in (sum(1 for r in kernel if (r["scenario"], r["cc"]) == c) for c in taken) if m}
+    if counts:  # the runs per case actually taken
+        meta["runs"] = counts.pop() if len(counts) == 1 else f"{min(counts)}–{max(counts)}"
     return kernel, meta
 
 
