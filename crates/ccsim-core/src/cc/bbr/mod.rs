@@ -413,12 +413,13 @@ impl Bbr {
             return in_flight;
         }
         let delivered = (self.btl_bw() * self.edt_gap.secs() / self.mss as f64) as u64;
-        let at_edt = in_flight
-            + if self.pacing_gain > 1.0 {
-                self.tso_segs_goal()
-            } else {
-                0
-            };
+        // while probing, the burst that leaves at the departure counts in flight
+        let departing = if self.pacing_gain > 1.0 {
+            self.tso_segs_goal()
+        } else {
+            0
+        };
+        let at_edt = in_flight + departing;
         at_edt.saturating_sub(delivered)
     }
 

@@ -77,7 +77,7 @@ impl Bbr {
             expected = 0;
         }
         self.ack_epoch_acked = (self.ack_epoch_acked + acked).min(ACK_EPOCH_RESET - 1);
-        let extra = (self.ack_epoch_acked - expected.min(self.ack_epoch_acked)).min(self.cwnd);
+        let extra = self.ack_epoch_acked.saturating_sub(expected).min(self.cwnd);
         let slot = &mut self.extra_acked[self.extra_acked_idx];
         *slot = (*slot).max(extra);
     }

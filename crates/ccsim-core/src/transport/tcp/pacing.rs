@@ -47,7 +47,13 @@ impl LinuxPacer {
     /// once `next` has come, or while the burst started at `now` has room.
     #[inline]
     pub fn holds(&self, now: SimTime, next: SimTime) -> bool {
-        next > now && !(self.burst_left > 0 && self.burst_at == now)
+        next > now && !self.in_burst(now)
+    }
+
+    /// Whether the burst started at `now` has room for another segment.
+    #[inline]
+    fn in_burst(&self, now: SimTime) -> bool {
+        self.burst_left > 0 && self.burst_at == now
     }
 
     /// A segment whose payload takes `len` at the rate left at `now`; `burst` is the GSO
@@ -55,7 +61,7 @@ impl LinuxPacer {
     pub fn after_send(&mut self, now: SimTime, next: SimTime, len: Dur, burst: u64) -> SimTime {
         self.segs_out += 1;
         let mut next = next;
-        if !(self.burst_left > 0 && self.burst_at == now) {
+        if !self.in_burst(now) {
             // A new GSO packet: the departure time catches up with the clock
             // (`__tcp_transmit_skb`: wstamp = max(wstamp, now)) and the lateness is credit.
             let wstamp = next.max(now);
