@@ -46,13 +46,18 @@ TCP_INFO_NAMES = [n for n, _ in TCP_INFO_LAYOUT]
 # What the bench keeps of each sample (the rest is parsed to find these offsets).
 KEPT = ("ca_state", "rto", "unacked", "sacked", "lost", "retrans", "rtt", "rttvar", "snd_ssthresh", "snd_cwnd",
         "total_retrans", "bytes_acked", "bytes_sent", "delivered", "min_rtt", "rwnd_limited", "sndbuf_limited",
-        "busy_time", "total_rto", "total_rto_recoveries", "pacing_rate", "dsack_dups")
+        "busy_time", "total_rto", "total_rto_recoveries", "pacing_rate", "dsack_dups", "delivery_rate")
+# BBR's model from TCP_CC_INFO (struct tcp_bbr_info, include/uapi/linux/inet_diag.h; tcp_bbr.c
+# bbr_get_info): BtlBw in payload bytes/s and the gains in units of 1/256; 0 for a
+# controller without get_info (reno, cubic).
+CC_KEPT = ("bbr_bw", "bbr_min_rtt", "bbr_pacing_gain", "bbr_cwnd_gain")
 # The sender namespace's TCP counters kept (/proc/net/netstat, TcpExt; net/ipv4/proc.c):
 # recovery entries (SACK and Reno), tail loss probes, and undos, for every flow of the run.
 NETSTAT_KEPT = ("TCPSackRecovery", "TCPRenoRecovery", "TCPLossProbes", "TCPLossProbeRecovery", "TCPTimeouts",
                 "TCPLossUndo", "TCPFullUndo", "TCPPartialUndo", "TCPDSACKUndo", "TCPSpuriousRTOs")
 TCP_INFO = getattr(socket, "TCP_INFO", 11)
 TCP_CONGESTION = getattr(socket, "TCP_CONGESTION", 13)
+TCP_CC_INFO = 26  # include/uapi/linux/tcp.h
 
 
 def tcp_info(sock: socket.socket) -> dict:
@@ -62,6 +67,15 @@ def tcp_info(sock: socket.socket) -> dict:
         raise SystemExit(f"TCP_INFO returned {len(raw)} bytes, want {size}: kernel older than 6.7")
     vals = dict(zip(TCP_INFO_NAMES, struct.unpack(TCP_INFO_FMT, raw)))
     return {k: vals[k] for k in KEPT}
+
+
+def bbr_info(sock: socket.socket) -> list[int]:
+    """`CC_KEPT` of a BBR socket (zeros for another controller)."""
+    raw = sock.getsockopt(socket.IPPROTO_TCP, TCP_CC_INFO, 20)
+    if len(raw) < 20:
+        return [0] * len(CC_KEPT)
+    bw_lo, bw_hi, min_rtt, pacing_gain, cwnd_gain = struct.unpack("@5I", raw)
+    return [bw_hi << 32 | bw_lo, min_rtt, pacing_gain, cwnd_gain]
 
 
 def netstat() -> list[int]:
@@ -171,7 +185,7 @@ def send_main(a: argparse.Namespace) -> None:
     while nxt < end:
         for fl in flows:
             info = tcp_info(fl["sock"])
-            fl["samples"].append([time.monotonic_ns()] + [info[k] for k in KEPT])
+            fl["samples"].append([time.monotonic_ns()] + [info[k] for k in KEPT] + bbr_info(fl["sock"]))
         if nxt - counters[-1][0] >= 1_000_000_000:
             counters.append([time.monotonic_ns()] + netstat())
         nxt += step
@@ -180,7 +194,7 @@ def send_main(a: argparse.Namespace) -> None:
     stop.set()
     for t in pumps:
         t.join(1.0)
-    out = {"fields": ["t_ns", *KEPT], "flows": [], "netstat": {"fields": ["t_ns", *NETSTAT_KEPT], "samples": counters}}
+    out = {"fields": ["t_ns", *KEPT, *CC_KEPT], "flows": [], "netstat": {"fields": ["t_ns", *NETSTAT_KEPT], "samples": counters}}
     for fl in flows:
         fl["sock"].close()
         out["flows"].append({k: fl.get(k) for k in ("cc", "sport", "start_ns", "samples", "error")})

@@ -28,6 +28,7 @@ use crate::transport::arc::{ArcReceiver, ArcSender};
 use crate::transport::mptcp::{MptcpReceiver, MptcpSender};
 use crate::transport::sctp::{SctpReceiver, SctpSender};
 use crate::transport::tcp::path_select::PathSelector;
+use crate::transport::tcp::sack_compress::SackCompress;
 use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::udp::{UdpSink, UdpSource};
 use crate::transport::Endpoint;
@@ -215,6 +216,7 @@ impl Simulation {
                             .with_quick_acks(t.quick_acks)
                             .with_rcv_autotune(t.rcv_autotune)
                             .with_ack_pushed(t.ack_pushed)
+                            .with_sack_compress(SackCompress::of(t))
                             .with_ecn(t.ecn)
                             .with_sack_block_bytes(t.sack_block_bytes),
                     ));

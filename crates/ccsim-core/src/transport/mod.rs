@@ -108,7 +108,7 @@ impl Endpoint {
     fn on_handshake(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
         match (self, pkt.kind) {
             (Endpoint::TcpSender(s), PacketKind::SynAck) => s.on_syn_ack(now, pkt, out),
-            (Endpoint::TcpReceiver(r), PacketKind::Syn) => r.on_syn(pkt, out),
+            (Endpoint::TcpReceiver(r), PacketKind::Syn) => r.on_syn(now, pkt, out),
             _ => {}
         }
     }

@@ -51,6 +51,16 @@ pub struct TcpSpec {
     /// The receiver acknowledges a pushed full-sized segment at once (TCP flows only).
     #[serde(default)]
     pub ack_pushed: bool,
+    /// Linux's SACK compression at the receiver (`sack_compress.rs`; TCP flows only) and its
+    /// three sysctls.
+    #[serde(default)]
+    pub sack_compress: bool,
+    #[serde(default = "comp_sack_delay")]
+    pub sack_compress_delay: Dur,
+    #[serde(default = "comp_sack_slack")]
+    pub sack_compress_slack: Dur,
+    #[serde(default = "comp_sack_nr")]
+    pub sack_compress_nr: u32,
     /// Linux's TSO deferral (`tso_defer.rs`; TCP flows only).
     #[serde(default)]
     pub tso_defer: bool,
@@ -165,6 +175,18 @@ pub enum LossFlight {
     Pipe,
     /// The congestion window (Linux `tcp_reno_ssthresh`: max(cwnd/2, 2)).
     Cwnd,
+}
+
+/// `tcp_comp_sack_delay_ns`, `tcp_comp_sack_slack_ns`, `tcp_comp_sack_nr` (tcp_sk_init,
+/// net/ipv4/tcp_ipv4.c:3647–3649 at 6.12.117).
+fn comp_sack_delay() -> Dur {
+    Dur::from_millis(1)
+}
+fn comp_sack_slack() -> Dur {
+    Dur::from_micros(100)
+}
+fn comp_sack_nr() -> u32 {
+    44
 }
 
 /// Which data segments carry PSH (`push_flags`).
@@ -311,6 +333,19 @@ pub const TCP_PARAMS: &[Param] = &[
     Param::boolean("ack_pushed", false)
         .doc("the receiver acknowledges at once an in-order full-sized segment carrying PSH when it holds no out-of-order data (the application's read then empties the receive queue); docs/tcp.md §6")
         .source("our choice: off, RFC 5681 §4.2's every-second-segment rule (Linux ≥ 6.10: tcp_measure_rcv_mss sets ICSK_ACK_PUSHED, __tcp_cleanup_rbuf acks at the read, net/ipv4/tcp_input.c and tcp.c; the linux profile)"),
+    Param::boolean("sack_compress", false)
+        .doc("the receiver holds SACKs: after three duplicate ACKs since rcv_nxt last moved, an out-of-order segment's SACK waits min(sack_compress_delay, 5 % of the receiver's RTT) plus sack_compress_slack, and any ACK sent takes the held ones along (Linux's SACK compression); SACK recoveries only; the receiver's RTT is rcv_autotune's estimate, else the handshake's, else the delay is not capped; docs/tcp.md §6")
+        .source("our choice: off, RFC 5681 §4.2's immediate ACK of out-of-order data (Linux ≥ 4.18: __tcp_ack_snd_check and tcp_sack_new_ofo_skb, net/ipv4/tcp_input.c:5810–5875, 4836–4862; the linux profile)"),
+    Param::positive_duration("sack_compress_delay", "1ms")
+        .doc("with sack_compress: the most a SACK is held (net.ipv4.tcp_comp_sack_delay_ns)")
+        .source("Linux: tcp_comp_sack_delay_ns = NSEC_PER_MSEC, tcp_sk_init, net/ipv4/tcp_ipv4.c:3647 (6.12.117)"),
+    Param::duration("sack_compress_slack", "100us")
+        .doc("with sack_compress: the compression timer's slack, added to its delay (the hrtimer fires at the late end on an otherwise idle CPU; net.ipv4.tcp_comp_sack_slack_ns)")
+        .source("Linux: tcp_comp_sack_slack_ns = 100 µs, net/ipv4/tcp_ipv4.c:3648 (6.12.117); the 6.18 kernel's held SACKs left 1.10–1.20 ms after the data (docs/validation.md §6)"),
+    Param::int("sack_compress_nr", 44, 1, U32)
+        .unit("SACKs")
+        .doc("with sack_compress: held SACKs that send an ACK at once (net.ipv4.tcp_comp_sack_nr)")
+        .source("Linux: tcp_comp_sack_nr = 44, net/ipv4/tcp_ipv4.c:3649 (6.12.117)"),
     Param::boolean("tso_defer", false)
         .doc("SACK senders: hold back a remainder smaller than a GSO packet (and than a third of cwnd) until the next ACK when it transmitted within the last millisecond and the oldest outstanding segment's ACK is expected within min(srtt/2, 1 ms), outside recovery (Linux's TSO deferral); docs/tcp.md §6")
         .source("our choice: off, every segment the window allows leaves at once (Linux: tcp_tso_should_defer, net/ipv4/tcp_output.c; the linux profile)"),

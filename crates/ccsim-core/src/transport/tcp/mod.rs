@@ -14,6 +14,7 @@ pub mod rcv_autotune;
 pub mod receiver;
 pub mod rto;
 pub mod rto_variants;
+pub mod sack_compress;
 pub mod scoreboard;
 pub mod sender;
 pub mod stack;

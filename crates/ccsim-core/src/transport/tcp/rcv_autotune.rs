@@ -168,11 +168,10 @@ impl RcvAutotune {
     }
 
     /// An out-of-order segment of `len` payload bytes was queued; `held` out-of-order
-    /// segments are now in the buffer, it included (`tcp_data_queue_ofo`).
-    pub fn on_ooo_segment(&mut self, len: u64, held: u64) {
-        if self.space_time.is_some() {
-            self.grow_window(len, held.saturating_sub(1));
-        }
+    /// segments are now in the buffer, it included (`tcp_data_queue_ofo`). Returns whether
+    /// it grew the window (`tcp_grow_window` then sets one quick-ACK credit too).
+    pub fn on_ooo_segment(&mut self, len: u64, held: u64) -> bool {
+        self.space_time.is_some() && self.grow_window(len, held.saturating_sub(1))
     }
 
     /// `tcp_rcv_rtt_measure_ts`: the time since the echoed ACK left, in whole milliseconds

@@ -20,10 +20,14 @@
 //! Receive window (`rcv_autotune = true`, the linux profile): Linux acknowledges at once
 //! every segment that grows the window it offers (`tcp_grow_window` sets one credit), and
 //! the window follows the autotuned receive buffer; `rcv_autotune.rs` models both.
+//!
+//! SACK compression (`sack_compress`, the linux profile; `sack_compress.rs`): after three
+//! duplicate ACKs, further out-of-order segments' SACKs wait up to about a millisecond.
 
 use super::ecn::{EcnMode, EcnReceiver};
 use super::handshake;
 use super::rcv_autotune::RcvAutotune;
+use super::sack_compress::SackCompress;
 use crate::ids::{EndpointId, FlowId, NodeId};
 use crate::packet::{
     Packet, PacketKind, SackBlock, FLAG_CE, FLAG_CWR, FLAG_ECE, FLAG_ECHO_RETX, FLAG_NO_ECHO,
@@ -64,6 +68,12 @@ pub struct TcpReceiver {
     autotune: Option<Box<RcvAutotune>>,
     /// Acknowledge a pushed full-sized in-order segment at once (`ack_pushed`).
     ack_pushed: bool,
+    /// Linux's SACK compression (`sack_compress`). None: every SACK goes at once.
+    compress: Option<Box<SackCompress>>,
+    /// When the current connection's SYN-ACK left, then the handshake's RTT (the srtt a
+    /// Linux receiver holds from `tcp_synack_rtt_meas`), for SACK compression's delay.
+    synack_sent: Option<SimTime>,
+    handshake_rtt: Option<Dur>,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
     /// Payload bytes delivered in order to the application (all connections).
@@ -115,6 +125,9 @@ impl TcpReceiver {
             quick: 0,
             autotune: None,
             ack_pushed: false,
+            compress: None,
+            synack_sent: None,
+            handshake_rtt: None,
             delack_deadline: None,
             echo: None,
             bytes_delivered: 0,
@@ -189,14 +202,27 @@ impl TcpReceiver {
         self
     }
 
-    /// The delayed-ACK deadline, if armed.
-    pub fn next_wakeup(&self) -> SimTime {
-        self.delack_deadline.unwrap_or(SimTime::NEVER)
+    /// Hold SACKs as Linux's SACK compression does (`sack_compress.rs`); the receiver's RTT
+    /// estimate caps the delay (`receiver_rtt`).
+    pub fn with_sack_compress(mut self, c: Option<SackCompress>) -> TcpReceiver {
+        self.compress = c.map(Box::new);
+        self
     }
 
-    /// The delayed-ACK timer may have expired.
+    /// The delayed-ACK deadline or the held SACKs' (the earlier), if armed.
+    pub fn next_wakeup(&self) -> SimTime {
+        let held = self
+            .compress
+            .as_ref()
+            .map_or(SimTime::NEVER, |c| c.deadline());
+        self.delack_deadline.unwrap_or(SimTime::NEVER).min(held)
+    }
+
+    /// The delayed-ACK timer or SACK compression's may have expired.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        if self.delack_deadline.is_some_and(|d| d <= now) {
+        if self.delack_deadline.is_some_and(|d| d <= now)
+            || self.compress.as_ref().is_some_and(|c| c.deadline() <= now)
+        {
             self.send_ack(now, out);
         }
     }
@@ -243,6 +269,9 @@ impl TcpReceiver {
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
         }
+        if let Some(t) = self.synack_sent.take() {
+            self.handshake_rtt = Some(now.since(t)); // the handshake completes with data
+        }
         let seq = pkt.seq;
         if seq == self.rcv_nxt {
             self.deliver(now, seq, seq + 1);
@@ -275,6 +304,9 @@ impl TcpReceiver {
                 }
             }
         } else if seq > self.rcv_nxt {
+            if self.compress.is_some() {
+                return self.on_out_of_order_compressed(now, pkt, out);
+            }
             if self.insert_ooo(seq) && self.autotune.is_some() {
                 self.autotune_on_ooo(pkt);
             }
@@ -284,6 +316,68 @@ impl TcpReceiver {
             self.quick = self.quick.max(self.quick_acks);
             self.send_ack(now, out);
         }
+    }
+
+    /// An out-of-order segment under SACK compression (`sack_compress.rs`): the SACKs held
+    /// go first if it starts a block beside two others or extends the third or later
+    /// (`tcp_sack_new_ofo_skb`); then its SACK goes at once in quick-ACK mode or by the
+    /// compression's rules, else it is held.
+    #[cold]
+    #[inline(never)]
+    fn on_out_of_order_compressed(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        let seq = pkt.seq;
+        let rank = self.sack_block_rank(seq);
+        let holding = self.compress.as_ref().is_some_and(|c| c.holding());
+        let flush = holding && rank.map_or(self.ooo.len() >= 2, |r| r >= 2);
+        if flush && rank.is_none() {
+            self.send_ack(now, out); // before the new block, as the kernel sends it
+        }
+        if self.insert_ooo(seq) && self.autotune.is_some() {
+            self.autotune_on_ooo(pkt);
+        }
+        if flush && rank.is_some() {
+            self.send_ack(now, out); // with the extended block
+        }
+        let rtt = self.receiver_rtt();
+        let rcv_nxt = self.rcv_nxt;
+        let quick = self.quick > 0;
+        let c = self.compress.as_mut().expect("compression on");
+        if quick || c.on_out_of_order(now, rcv_nxt, rtt) {
+            self.send_ack(now, out);
+        }
+    }
+
+    /// The rank, most recently changed first, of the SACK block that `seq` would extend
+    /// (adjacent or inside; `tcp_sack_extend`), among those the receiver reports.
+    fn sack_block_rank(&self, seq: u64) -> Option<usize> {
+        let mut blocks: [(u64, u64); MAX_SACK_BLOCKS] = [(0, 0); MAX_SACK_BLOCKS];
+        let mut n = 0;
+        for &s in &self.recent[..self.nrecent] {
+            if let Some(b) = self.block_containing(s) {
+                if !blocks[..n].contains(&b) {
+                    blocks[n] = b;
+                    n += 1;
+                }
+            }
+        }
+        blocks[..n]
+            .iter()
+            .position(|&(a, b)| a <= seq + 1 && seq <= b)
+    }
+
+    /// The receiver's RTT for SACK compression: Linux's `rcv_rtt_est`, or the handshake's
+    /// srtt when smaller (`__tcp_ack_snd_check`), zero before a `rcv_rtt_est` sample. Without
+    /// the receive-window model (which keeps `rcv_rtt_est`), the handshake's srtt, else
+    /// unknown.
+    fn receiver_rtt(&self) -> Option<Dur> {
+        let Some(at) = &self.autotune else {
+            return self.handshake_rtt;
+        };
+        let rcv = Dur::from_micros(at.rtt_us());
+        Some(match self.handshake_rtt {
+            Some(h) if h > Dur::ZERO && h < rcv => h,
+            _ => rcv,
+        })
     }
 
     /// Whether a pushed in-order segment is acknowledged at once (`ack_pushed`): full-sized
@@ -318,7 +412,9 @@ impl TcpReceiver {
         let len = self.payload_of_range(pkt.seq, pkt.seq + 1);
         let held = self.ooo_segments();
         if let Some(at) = &mut self.autotune {
-            at.on_ooo_segment(len, held);
+            if at.on_ooo_segment(len, held) {
+                self.quick |= 1; // tcp_grow_window, from tcp_data_queue_ofo
+            }
         }
     }
 
@@ -346,13 +442,14 @@ impl TcpReceiver {
     /// SYN of the current connection is answered with a SYN-ACK at once.
     #[cold]
     #[inline(never)]
-    pub fn on_syn(&mut self, pkt: &Packet, out: &mut Vec<Packet>) {
+    pub fn on_syn(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
         if pkt.conn < self.conn {
             return;
         }
         if pkt.conn > self.conn {
             self.new_connection(pkt);
         }
+        self.synack_sent = Some(now);
         out.push(handshake::syn_ack(
             pkt,
             self.flow,
@@ -372,6 +469,10 @@ impl TcpReceiver {
         self.quick = self.quick_acks;
         self.delack_deadline = None;
         self.echo = None;
+        (self.synack_sent, self.handshake_rtt) = (None, None);
+        if let Some(c) = &mut self.compress {
+            c.on_ack_sent();
+        }
         self.path = pkt.path;
         self.ecn.restart();
         if let Some(at) = &mut self.autotune {
@@ -460,6 +561,9 @@ impl TcpReceiver {
         self.unacked = 0;
         self.quick = self.quick.saturating_sub(1);
         self.delack_deadline = None;
+        if let Some(c) = &mut self.compress {
+            c.on_ack_sent();
+        }
         if let Some(at) = &mut self.autotune {
             at.on_ack_sent(now, self.rcv_nxt);
         }
@@ -621,6 +725,38 @@ mod tests {
         let last = out.last().unwrap();
         assert_eq!(last.seq, 5);
         assert_eq!(last.nsack, 1);
+    }
+
+    /// Linux's SACK compression: three duplicate ACKs at once, then the SACK waits for the
+    /// timer (no RTT estimate here: the whole 1 ms, plus 100 µs of slack), and the ACK that
+    /// fills the hole goes at once and takes the held SACK along.
+    #[test]
+    fn sack_compression_holds_sacks_after_three_duplicates() {
+        let us = |x: u64| SimTime::ZERO + Dur::from_micros(x);
+        let mut r = rx(Some(Dur::from_millis(40))).with_sack_compress(Some(SackCompress::new(
+            Dur::from_millis(1),
+            Dur::from_micros(100),
+            44,
+        )));
+        let mut out = Vec::new();
+        r.on_data(us(0), &seg(0), &mut out); // in order: delayed
+        assert_eq!(out.len(), 0);
+        for (k, s) in [2, 3, 4].into_iter().enumerate() {
+            r.on_data(us(1000 * (k as u64 + 1)), &seg(s), &mut out);
+            assert_eq!(out.len(), k + 1, "duplicate ACK {k} at once");
+        }
+        r.on_data(us(4000), &seg(5), &mut out);
+        assert_eq!(out.len(), 3, "the fourth SACK is held");
+        assert_eq!(r.next_wakeup(), us(5100));
+        r.on_timer(us(5100), &mut out);
+        assert_eq!(out.len(), 4);
+        assert_eq!(out[3].sack_block(0), SackBlock { start: 2, end: 6 });
+        r.on_data(us(6000), &seg(6), &mut out);
+        assert_eq!(out.len(), 4, "held again");
+        // the retransmission fills the hole: an ACK at once, carrying the held SACK
+        r.on_data(us(6050), &seg(1), &mut out);
+        assert_eq!((out.len(), out[4].seq, out[4].nsack), (5, 7, 0));
+        assert_eq!(r.next_wakeup(), SimTime::NEVER);
     }
 
     /// RFC 2018 §4: with more islands than blocks, the first block holds the newest

@@ -762,7 +762,7 @@ impl TcpSender {
     }
 
     /// Segments considered in flight: RFC 6675 pipe with SACK, else snd.nxt − snd.una.
-    fn in_flight_segments(&self) -> u64 {
+    pub fn in_flight_segments(&self) -> u64 {
         if self.sack_mode() {
             self.sb.pipe()
         } else {
