@@ -68,12 +68,9 @@ pub struct TcpReceiver {
     autotune: Option<Box<RcvAutotune>>,
     /// Acknowledge a pushed full-sized in-order segment at once (`ack_pushed`).
     ack_pushed: bool,
-    /// Linux's SACK compression (`sack_compress`). None: every SACK goes at once.
+    /// Linux's SACK compression (`sack_compress`). None: every SACK goes at once. Its timer
+    /// shares `delack_deadline` (either sends an ACK, and any ACK cancels both).
     compress: Option<Box<SackCompress>>,
-    /// When the current connection's SYN-ACK left, then the handshake's RTT (the srtt a
-    /// Linux receiver holds from `tcp_synack_rtt_meas`), for SACK compression's delay.
-    synack_sent: Option<SimTime>,
-    handshake_rtt: Option<Dur>,
     delack_deadline: Option<SimTime>,
     echo: Option<(SimTime, bool)>,
     /// Payload bytes delivered in order to the application (all connections).
@@ -126,8 +123,6 @@ impl TcpReceiver {
             autotune: None,
             ack_pushed: false,
             compress: None,
-            synack_sent: None,
-            handshake_rtt: None,
             delack_deadline: None,
             echo: None,
             bytes_delivered: 0,
@@ -209,20 +204,14 @@ impl TcpReceiver {
         self
     }
 
-    /// The delayed-ACK deadline or the held SACKs' (the earlier), if armed.
+    /// The delayed-ACK deadline (or the held SACKs', the earlier), if armed.
     pub fn next_wakeup(&self) -> SimTime {
-        let held = self
-            .compress
-            .as_ref()
-            .map_or(SimTime::NEVER, |c| c.deadline());
-        self.delack_deadline.unwrap_or(SimTime::NEVER).min(held)
+        self.delack_deadline.unwrap_or(SimTime::NEVER)
     }
 
-    /// The delayed-ACK timer or SACK compression's may have expired.
+    /// The delayed-ACK timer (or SACK compression's) may have expired.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        if self.delack_deadline.is_some_and(|d| d <= now)
-            || self.compress.as_ref().is_some_and(|c| c.deadline() <= now)
-        {
+        if self.delack_deadline.is_some_and(|d| d <= now) {
             self.send_ack(now, out);
         }
     }
@@ -235,6 +224,7 @@ impl TcpReceiver {
         }
     }
 
+    #[inline(always)]
     fn deliver(&mut self, now: SimTime, a: u64, b: u64) {
         let bytes = self.payload_of_range(a, b);
         self.bytes_delivered += bytes;
@@ -269,8 +259,8 @@ impl TcpReceiver {
         if self.echo.is_none() {
             self.echo = Some((pkt.ts, pkt.flags & FLAG_RETX != 0));
         }
-        if let Some(t) = self.synack_sent.take() {
-            self.handshake_rtt = Some(now.since(t)); // the handshake completes with data
+        if let Some(c) = self.compress.as_deref_mut() {
+            c.on_data(now);
         }
         let seq = pkt.seq;
         if seq == self.rcv_nxt {
@@ -344,6 +334,9 @@ impl TcpReceiver {
         let c = self.compress.as_mut().expect("compression on");
         if quick || c.on_out_of_order(now, rcv_nxt, rtt) {
             self.send_ack(now, out);
+        } else {
+            let d = c.deadline();
+            self.delack_deadline = Some(self.delack_deadline.map_or(d, |x| x.min(d)));
         }
     }
 
@@ -370,11 +363,12 @@ impl TcpReceiver {
     /// the receive-window model (which keeps `rcv_rtt_est`), the handshake's srtt, else
     /// unknown.
     fn receiver_rtt(&self) -> Option<Dur> {
+        let handshake = self.compress.as_ref().and_then(|c| c.handshake_rtt());
         let Some(at) = &self.autotune else {
-            return self.handshake_rtt;
+            return handshake;
         };
         let rcv = Dur::from_micros(at.rtt_us());
-        Some(match self.handshake_rtt {
+        Some(match handshake {
             Some(h) if h > Dur::ZERO && h < rcv => h,
             _ => rcv,
         })
@@ -449,7 +443,9 @@ impl TcpReceiver {
         if pkt.conn > self.conn {
             self.new_connection(pkt);
         }
-        self.synack_sent = Some(now);
+        if let Some(c) = self.compress.as_deref_mut() {
+            c.on_synack(now);
+        }
         out.push(handshake::syn_ack(
             pkt,
             self.flow,
@@ -469,9 +465,8 @@ impl TcpReceiver {
         self.quick = self.quick_acks;
         self.delack_deadline = None;
         self.echo = None;
-        (self.synack_sent, self.handshake_rtt) = (None, None);
-        if let Some(c) = &mut self.compress {
-            c.on_ack_sent();
+        if let Some(c) = self.compress.as_deref_mut() {
+            c.restart();
         }
         self.path = pkt.path;
         self.ecn.restart();

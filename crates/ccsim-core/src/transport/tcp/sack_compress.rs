@@ -38,6 +38,10 @@ pub struct SackCompress {
     dup_acks: u32,
     /// When the held SACKs go, if any are held.
     deadline: Option<SimTime>,
+    /// When the connection's SYN-ACK left, then the handshake's RTT (the srtt a Linux
+    /// receiver holds from `tcp_synack_rtt_meas`).
+    synack_sent: Option<SimTime>,
+    handshake_rtt: Option<Dur>,
 }
 
 impl SackCompress {
@@ -67,7 +71,31 @@ impl SackCompress {
             rcv_nxt_seen: u64::MAX,
             dup_acks: 0,
             deadline: None,
+            synack_sent: None,
+            handshake_rtt: None,
         }
+    }
+
+    /// A new connection: nothing held, no RTT yet.
+    pub fn restart(&mut self) {
+        *self = SackCompress::new(self.delay, self.slack, self.max_held);
+    }
+
+    /// The receiver answered a SYN at `now`.
+    pub fn on_synack(&mut self, now: SimTime) {
+        self.synack_sent = Some(now);
+    }
+
+    /// A data segment arrived: the first after the SYN-ACK completes the handshake.
+    pub fn on_data(&mut self, now: SimTime) {
+        if let Some(t) = self.synack_sent.take() {
+            self.handshake_rtt = Some(now.since(t));
+        }
+    }
+
+    /// The handshake's RTT, once measured.
+    pub fn handshake_rtt(&self) -> Option<Dur> {
+        self.handshake_rtt
     }
 
     /// An out-of-order segment arrived and no other rule sends an ACK at once: whether to
