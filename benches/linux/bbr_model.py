@@ -1,0 +1,79 @@
+"""BBR's model, kernel against ccsim (issue #26; docs/validation.md §6, "BBR"): per one-flow
+scenario, the medians of BtlBw and of the pacing rate and the means of the flight and of
+cwnd over 10–60 s, from the kernel's 20 ms samples (TCP_INFO and TCP_CC_INFO, kept runs of a
+bench run since TCP_CC_INFO was sampled) and from ccsim's `linux` profile sampled the same way
+(`crates/ccsim-core/examples/bbr_state.rs`, seeds 1–3).
+
+    cargo build --release -p ccsim-core --example bbr_state
+    .venv/bin/python benches/linux/bbr_model.py DIR        # DIR: kernel_bench.py --cc bbr --keep-logs
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).parent
+EXAMPLE = HERE.parent.parent / "target" / "release" / "examples" / "bbr_state"
+SCENARIOS = ("q8", "q33", "q133", "loss1e-3", "loss1e-2")
+
+
+def kernel(run: Path) -> tuple[float, float, float, float] | None:
+    snd = json.loads((run / "snd.json").read_text())
+    col = {n: i for i, n in enumerate(snd["fields"])}
+    if "bbr_bw" not in col:
+        return None
+    s = snd["flows"][0]["samples"]
+    t0 = s[0][col["t_ns"]]
+    w = [x for x in s if 10e9 <= x[col["t_ns"]] - t0 < 60e9]
+    flight = [x[col["unacked"]] - x[col["sacked"]] - x[col["lost"]] + x[col["retrans"]] for x in w]
+    return (statistics.median(x[col["bbr_bw"]] * 8e-6 for x in w),
+            statistics.median(x[col["pacing_rate"]] * 8e-6 for x in w),
+            statistics.fmean(flight), statistics.fmean(x[col["snd_cwnd"]] for x in w))
+
+
+def ccsim(scenario: str, seed: int) -> tuple[float, float, float, float]:
+    sys.path.insert(0, str(HERE))
+    import kernel_bench
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(kernel_bench.ccsim_doc(scenario, "bbr", 60.0, seed, [0.0], "linux"), f)
+        f.flush()
+        out = subprocess.run([str(EXAMPLE), f.name, "60", "10"], capture_output=True, text=True, check=True).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    return (statistics.median(float(r["btl_bw_mbps"]) for r in rows),
+            statistics.median(float(r["pacing_mbps"]) for r in rows),
+            statistics.fmean(float(r["in_flight"]) for r in rows), statistics.fmean(float(r["cwnd"]) for r in rows))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = Path(args[0]) / "runs"
+    if not EXAMPLE.exists():
+        print(f"{EXAMPLE} missing: cargo build --release -p ccsim-core --example bbr_state", file=sys.stderr)
+        return 2
+    print("| scenario | BtlBw kernel | ccsim | pacing kernel | ccsim | flight kernel | ccsim | cwnd kernel | ccsim |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for sc in SCENARIOS:
+        k = [v for v in (kernel(r) for r in sorted(runs.glob(f"{sc}-bbr-*"))) if v]
+        if not k:
+            continue
+        c = [ccsim(sc, seed) for seed in (1, 2, 3)]
+        cells = []
+        for i, fmt in enumerate(("{:.3f}", "{:.3f}", "{:.1f}", "{:.1f}")):
+            cells += [fmt.format(statistics.fmean(x[i] for x in k)), fmt.format(statistics.fmean(x[i] for x in c))]
+        print(f"| {sc} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
