@@ -240,3 +240,33 @@ def test_saved_runs_get_rec_per_min_from_their_kept_sender_logs(tmp_path):
     assert kernel[0]["metrics"]["recoveries_per_min"] == pytest.approx(60.0)
     assert "recoveries_per_min" not in kernel[1]["metrics"]  # no log kept
     assert kernel[2]["metrics"]["recoveries_per_min"] == 7.0  # already had it
+
+
+def test_lost_data_packets_numbers_data_frames_in_arrival_order(tmp_path):
+    import kernel_bench as kb
+
+    log = tmp_path / "emu.log"
+    log.write_text(
+        "# ccsim-kernel-emu log v1\n"
+        "dir,arrival_ns,extra_ns,size,sport,dport,verdict,tx_end_ns,deliver_ns,sent_ns\n"
+        "0,100,0,60,1,2,sent,1,2,3\n"      # the SYN: not a data frame
+        "0,300,0,1500,1,2,lost,0,0,\n"     # logged out of order: the third data frame
+        "0,200,0,1500,1,2,sent,1,2,3\n"
+        "1,250,0,52,2,1,lost,0,0,\n"       # the ACK direction is not counted
+        "0,250,0,1500,1,2,overflow,0,0,\n"
+        "0,400,0,1500,1,2,lost,0,0,\n")
+    assert kb.lost_data_packets(log) == [2, 3]
+
+
+@pytest.mark.needs_core
+def test_paired_loss_drops_the_kernel_runs_packets_in_ccsim():
+    import ccsim
+    import kernel_bench as kb
+
+    doc = kb.ccsim_doc("loss1e-2", "reno", 5.0, 1, [0.0], "linux", lost=[30, 31, 200])
+    assert doc["link"][0]["loss"] == {"kind": "scripted", "data_packets": [30, 31, 200]}
+    r = ccsim.run(doc, progress=False)
+    assert int(r.flows["drops_scripted_loss"].sum()) == 3
+    assert int(r.flows["drops_random_loss"].sum()) == 0
+    none = kb.ccsim_doc("loss1e-2", "reno", 5.0, 1, [0.0], "linux", lost=[])
+    assert none["link"][0]["loss"] == "none"

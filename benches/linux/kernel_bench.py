@@ -151,6 +151,19 @@ def queue_from_log(log: Path, emu_t0: int, t_start: int, w0: float, w1: float) -
     return M.queue_time_average(a, w0, w1)
 
 
+def lost_data_packets(log: Path) -> list[int]:
+    """The data frames (over 100 B) the emulator's Bernoulli loss dropped, numbered from 0 in
+    the order they entered the bottleneck: what ccsim's `scripted` loss drops to replay the
+    run's loss draws (`--paired-loss`)."""
+    rows = []
+    with open(log) as f:
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
+            if r["dir"] == "0" and int(r["size"]) > 100:
+                rows.append((int(r["arrival_ns"]), r["verdict"] == "lost"))
+    rows.sort(key=lambda x: x[0])
+    return [i for i, (_, lost) in enumerate(rows) if lost]
+
+
 def netstat_recoveries_per_min(snd: dict, t_start: int, w0: float, w1: float) -> float:
     """Entries into fast recovery (TcpExt TCPSackRecovery + TCPRenoRecovery, every flow of the
     sender's namespace) per minute between the counter snapshots nearest w0 and w1 (endpoints.py
@@ -219,6 +232,7 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
     w0, w1 = window(seconds)
     flows = kernel_series(snd, t_start, seconds)
     q = queue_from_log(d / "emu.log", summ["t0_mono_ns"], t_start, w0, w1)
+    lost = lost_data_packets(d / "emu.log") if SCENARIOS[name][2] > 0 else None
     if not keep_logs:
         (d / "emu.log").unlink()
     flags = []
@@ -239,7 +253,7 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
             "emulator": {k2: summ[k2] for k2 in ("packets", "sent", "lost", "overflow", "replay_exact", "lag_ns",
                                                   "oversize_frames", "max_frame", "send_errors", "realtime")},
             "rwnd_limited_frac": rwnd_frac, "sndbuf_limited_frac": sndbuf_frac,
-            "offloads": offloads, "qdisc": qdisc}
+            "offloads": offloads, "qdisc": qdisc, **({"lost_data_packets": lost} if lost is not None else {})}
 
 
 # ---------------------------------------------------------------- ccsim side
@@ -255,12 +269,17 @@ def linux_profile_available() -> bool:
 
 
 def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None,
-              host_jitter_us: tuple[float, float] = (0.0, 0.0), flow_set: dict | None = None) -> dict:
+              host_jitter_us: tuple[float, float] = (0.0, 0.0), flow_set: dict | None = None,
+              lost: list[int] | None = None) -> dict:
     """The scenario in ccsim. `host_jitter_us`: the link `jitter` of the senders' access links
     (data direction) and of the receivers' (ACK direction), for the hosts' varying processing
     times (`--host-jitter`); 0 keeps the links' delays exact. `flow_set`: keys written on every
-    flow after the profile (`--ccsim-set`), e.g. {"tso_defer": True}."""
+    flow after the profile (`--ccsim-set`), e.g. {"tso_defer": True}. `lost`: the data packets
+    a kernel run's emulator dropped (`lost_data_packets`), dropped again in place of ccsim's
+    own Bernoulli draws (`--paired-loss`)."""
     _, limit, loss, extras = SCENARIOS[name]
+    if lost is not None:
+        loss = {"kind": "scripted", "data_packets": lost} if lost else "none"
     q = {"kind": "droptail", "limit": limit}
     fast = {"rate": "10Gbps", "queue": {"kind": "droptail", "limit": 10000}}
     links = [
@@ -330,13 +349,16 @@ def ccsim_series(res, n: int) -> list[M.Series]:
 
 
 def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float], profile: str | None,
-              host_jitter_us: tuple[float, float] = (0.0, 0.0), flow_set: dict | None = None) -> dict:
+              host_jitter_us: tuple[float, float] = (0.0, 0.0), flow_set: dict | None = None,
+              lost: list[int] | None = None) -> dict:
     import ccsim
     n = len(SCENARIOS[name][3])
-    res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile, host_jitter_us, flow_set), progress=False)
+    res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile, host_jitter_us, flow_set, lost),
+                    progress=False)
     flows = ccsim_series(res, n)
     # a 2 s run is the first 2 s of the long one (same seed, deterministic): its counters
-    early = ccsim.run(ccsim_doc(name, cc, 2.0, seed, starts, profile, host_jitter_us, flow_set), progress=False)
+    early = ccsim.run(ccsim_doc(name, cc, 2.0, seed, starts, profile, host_jitter_us, flow_set, lost),
+                      progress=False)
     for s, (_, r) in zip(flows, early.flows.iterrows()):
         s.retx_2s = int(r.retransmissions)
     w0, w1 = window(seconds)
@@ -346,7 +368,8 @@ def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float]
     m = M.scenario_metrics(flows, q, w0, w1)
     # recoveries after w0 (the long run's less those of a run to w0, its prefix): every
     # flow's for rec/min; for LOSS_EPISODE_CC, the first flow's with its timeouts for cuts/min
-    before = ccsim.run(ccsim_doc(name, cc, w0, seed, starts, profile, host_jitter_us, flow_set), progress=False)
+    before = ccsim.run(ccsim_doc(name, cc, w0, seed, starts, profile, host_jitter_us, flow_set, lost),
+                       progress=False)
     late = res.flows.fast_recoveries.to_numpy()[:n] - before.flows.fast_recoveries.to_numpy()[:n]
     m["recoveries_per_min"] = 60.0 * float(late.sum()) / (w1 - w0)
     if cc in LOSS_EPISODE_CC:
@@ -494,9 +517,13 @@ def load_kernel_runs(paths: list[Path], scen: list[str], ccs: list[str]) -> tupl
 
 def counters_from_runs(kernel: list[dict], d: Path, seconds: float) -> None:
     """rec/min for saved kernel runs that lack it, from the namespace counters in the sender
-    logs under `d` (runs/<scenario>-<cc>-<k>/snd.json), where they were recorded."""
+    logs under `d` (runs/<scenario>-<cc>-<k>/snd.json), where they were recorded; and the
+    lost data packets of lossy runs from their kept emulator logs (emu.log)."""
     w0, w1 = window(seconds)
     for r in kernel:
+        log = d / "runs" / f"{r['scenario']}-{r['cc']}-{r['run']}" / "emu.log"
+        if "lost_data_packets" not in r and SCENARIOS[r["scenario"]][2] > 0 and log.exists():
+            r["lost_data_packets"] = lost_data_packets(log)
         if math.isfinite(r["metrics"].get("recoveries_per_min", math.nan)):
             continue
         f = d / "runs" / f"{r['scenario']}-{r['cc']}-{r['run']}" / "snd.json"
@@ -556,7 +583,11 @@ def main(argv: list[str] | None = None) -> int:
                         "each file's kernel build noted in the table")
     p.add_argument("--runs-dir", type=Path, action="append", default=[],
                    help="with --from-kernel: a kernel bench output directory whose kept runs "
-                        "(runs/<scenario>-<cc>-<k>/snd.json) give rec/min to the runs saved without it")
+                        "(runs/<scenario>-<cc>-<k>/snd.json) give rec/min to the runs saved without it, and "
+                        "whose kept emulator logs give the lost packets for --paired-loss")
+    p.add_argument("--paired-loss", action="store_true",
+                   help="ccsim side: each lossy run drops the very data packets (by their order at the "
+                        "bottleneck) that the kernel run's emulator dropped, in place of ccsim's own draws")
     p.add_argument("--ccsim-profile", default="auto",
                    help="'auto' (the `linux` stack profile if ccsim has one, else the closest options), "
                         "'none' or a profile name")
@@ -636,12 +667,20 @@ def main(argv: list[str] | None = None) -> int:
     if any(a.host_jitter):
         meta["ccsim_options"] += (f"; host jitter {a.host_jitter[0]:g} µs (senders' data) and "
                                   f"{a.host_jitter[1]:g} µs (receivers' ACKs)")
+    if a.paired_loss:
+        meta["ccsim_options"] += "; the kernel runs' own losses (--paired-loss)"
+        missing = [f"{r['scenario']}/{r['cc']}/{r['run']}" for r in kernel
+                   if r["scenario"] in scen and SCENARIOS[r["scenario"]][2] > 0 and "lost_data_packets" not in r]
+        if missing:
+            p.error(f"--paired-loss: no lost packets recorded for {', '.join(missing)}; give --runs-dir with "
+                    f"their kept emulator logs (kernel_bench.py --keep-logs)")
     sim = []
     for r in kernel:
         if r["cc"] not in CCSIM_CC or r["scenario"] not in scen:
             continue
+        lost = r.get("lost_data_packets") if a.paired_loss else None
         sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile, a.host_jitter,
-                             dict(a.ccsim_set)))
+                             dict(a.ccsim_set), lost))
     meta["flagged"] = [f"{r['scenario']}/{r['cc']}/{r['run']}: {'; '.join(flags(r))}" for r in kernel if flags(r)]
     meta["emulator_lag_limits_ns"] = [LAG_P99_MAX_NS, LAG_MAX_NS]
     lags = [r["emulator"]["lag_ns"] for r in kernel]
