@@ -1,7 +1,7 @@
 """When the receiver's ACKs leave after the data that precedes them: the kernel's, from a kept
 run's emulator log, beside ccsim's for the same scenario (issue #26; docs/validation.md §6,
 "BBR"). SACK compression shows as SACK-carrying ACKs that leave 1.0–1.3 ms after the last
-data segment; BBR's model (TCP_CC_INFO, sampled by the bench's sender) shows what it does.
+data segment (what it does to BBR's model: `bbr_model.py`).
 
     .venv/bin/python benches/linux/ack_delays.py DIR/runs/loss1e-2-bbr-0 [--no-ccsim]
 
@@ -84,23 +84,6 @@ def ccsim_rows(scenario: str, cc: str, seconds: float) -> tuple[list[tuple[float
     return gaps(data, acks, plain), lost
 
 
-def bbr_model(run: Path) -> str | None:
-    """The kernel BBR's bandwidth estimate and pacing rate over 10–60 s, if sampled."""
-    snd = json.loads((run / "snd.json").read_text())
-    col = {n: i for i, n in enumerate(snd["fields"])}
-    if "bbr_bw" not in col:
-        return None
-    s = snd["flows"][0]["samples"]
-    t0 = s[0][col["t_ns"]]
-    w = [x for x in s if 10e9 <= x[col["t_ns"]] - t0 < 60e9 and x[col["bbr_bw"]] > 0]
-    if not w:
-        return None
-    bw = sorted(x[col["bbr_bw"]] * 8e-6 for x in w)
-    pacing = sorted(x[col["pacing_rate"]] * 8e-6 for x in w)
-    return (f"kernel BBR, 10–60 s: BtlBw median {bw[len(bw) // 2]:.3f} Mb/s (payload), "
-            f"pacing rate median {pacing[len(pacing) // 2]:.3f} Mb/s")
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run", type=Path, help="a kept kernel run: DIR/runs/<scenario>-<cc>-<k>")
@@ -120,9 +103,6 @@ def main(argv: list[str] | None = None) -> int:
     for side, rows, lost in sides:
         for kind, c in table(rows).items():
             print(f"| {side} | {lost} | {c['n']} | {kind} | " + " | ".join(str(c[n]) for _, _, n in BINS_US) + " |")
-    model = bbr_model(a.run)
-    if model:
-        print("\n" + model)
     return 0
 
 
