@@ -185,8 +185,8 @@ fn mean_srtt(r: &RunResult, from: f64) -> f64 {
 }
 
 /// linux, SACK compression (docs/tcp.md §6): with random loss it holds a recovery's SACKs
-/// after the third, so the hole-filling ACK's
-/// delivery-rate sample spans 1.1 ms less than its data took and BBR's bandwidth estimate
+/// after the third, so a segment sent on a held SACK starts its delivery-rate sample 1.1 ms
+/// late, its own (unheld) ACK ends it on time, and BBR's bandwidth estimate
 /// rises above the bottleneck: more is queued, the srtt grows (the kernel bench's 10⁻² case:
 /// 48.1 ms without, 52.6 with, the kernel 51.8; docs/validation.md §6, "BBR").
 #[test]
