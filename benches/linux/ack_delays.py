@@ -9,8 +9,8 @@ DIR is a kernel bench output directory run with `--keep-logs`. The gap of an ACK
 arrival at the emulator less the emulator's write of the newest data segment before it
 (the kernel side), or the same two instants on the receiver's access link (ccsim, a
 `trace.pcap` of d0->r2 and r2->d0; the access link has no delay). An ACK carries SACK blocks
-when it is longer than a plain ACK (52 B on the kernel's wire; ccsim's capture adds the
-timestamp option's 12 B to every frame).
+when it is longer than a plain ACK (52 B on the kernel's wire; in ccsim's capture, when its
+TCP header is longer than the plain ACK's).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import argparse
 import bisect
 import csv
 import json
-import struct
 import sys
 from pathlib import Path
 
@@ -59,26 +58,18 @@ def kernel_rows(run: Path) -> tuple[list[tuple[float, bool]], int]:
     return gaps(data, acks, 52), lost
 
 
-def pcap_frames(raw: bytes) -> list[tuple[float, int]]:
-    """(ns, original length) of each frame of a nanosecond pcap."""
-    out, off = [], 24
-    while off + 16 <= len(raw):
-        sec, nsec, incl, orig = struct.unpack("<IIII", raw[off:off + 16])
-        out.append((sec * 1e9 + nsec, orig))
-        off += 16 + incl
-    return out
-
-
 def ccsim_rows(scenario: str, cc: str, seconds: float) -> tuple[list[tuple[float, bool]], int]:
     sys.path.insert(0, str(Path(__file__).parent))
     import ccsim
     import kernel_bench
+    import slowstart_trace as S
 
     doc = kernel_bench.ccsim_doc(scenario, cc, seconds, 1, [0.0], "linux")
     doc.setdefault("trace", {})["pcap"] = ["d0->r2", "r2->d0"]
     res = ccsim.run(doc, progress=False)
-    data = [t for t, _ in pcap_frames(bytes(res.pcap("r2->d0")))]
-    acks = pcap_frames(bytes(res.pcap("d0->r2")))
+    # (ns, TCP header length): an ACK with SACK blocks has the longer header
+    data = [f[0] * 1e3 for f in S.pcap_tcp_frames(res.pcap("r2->d0"))]
+    acks = [(f[0] * 1e3, f[7]) for f in S.pcap_tcp_frames(res.pcap("d0->r2"))]
     plain = min(size for _, size in acks)
     lost = int(res.flows["drops_random_loss"].sum())
     return gaps(data, acks, plain), lost

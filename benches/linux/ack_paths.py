@@ -299,7 +299,7 @@ def acks_with_paths(evs: list[dict]) -> tuple[list[dict], dict]:
 
 def read_pcap(raw: bytes) -> list[tuple[int, int, int, int, int, int]]:
     """(sport, dport, seq, ack, tcp flags, payload) of each TCP/IPv4 frame of a classic pcap."""
-    return [(sp, dp, seq, ack, fl, pl) for _t, sp, dp, seq, ack, fl, pl in S.pcap_tcp_frames(raw)]
+    return [(sp, dp, seq, ack, fl, pl) for _t, sp, dp, seq, ack, fl, pl, _hl in S.pcap_tcp_frames(raw)]
 
 
 PSH, SYN = 0x08, 0x02

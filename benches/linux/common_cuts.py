@@ -141,7 +141,7 @@ def main() -> None:
         de = res.drop_events
         de = de[de.link == "r1->r2"]
         drops = [(float(t), int(str(f)[1:])) for t, f in zip(de.time_s, de.flow)]
-        # data frames leaving each sender (S.pcap_tcp_frames: t in µs, payload last), in ns
+        # data frames leaving each sender (S.pcap_tcp_frames: t in µs first), in ns
         arr = [(round(f[0] * 1e3), i) for i in range(len(starts)) for f in S.pcap_tcp_frames(res.pcap(f"s{i}->r1"))
                if f[6] > 0 and w0 * 1e6 <= f[0] <= w1 * 1e6]
         print("   " + describe("ccsim", drop_episodes(drops, w0, w1), burst_sizes(arr)))

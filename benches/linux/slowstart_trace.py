@@ -167,10 +167,10 @@ def kernel_stream(d: Path, sport: int = KB.SPORT0) -> dict:
     return {"acks": acks, "sends": sends, "n_seen_first": n_seen}
 
 
-def pcap_tcp_frames(raw: bytes) -> list[tuple[float, int, int, int, int, int, int]]:
-    """(t_us, sport, dport, seq, ack, tcp flags, payload) of each TCP/IPv4 frame of a classic
-    pcap (Ethernet): nanosecond timestamps (ccsim's captures) or microsecond ones (dumpcap's
-    -P files), told apart by the file's magic number."""
+def pcap_tcp_frames(raw: bytes) -> list[tuple[float, int, int, int, int, int, int, int]]:
+    """(t_us, sport, dport, seq, ack, tcp flags, payload, TCP header length with its options)
+    of each TCP/IPv4 frame of a classic pcap (Ethernet): nanosecond timestamps (ccsim's
+    captures) or microsecond ones (dumpcap's -P files), told apart by the file's magic number."""
     out = []
     off = 24
     per_us = 1e3 if raw[:4] == b"\x4d\x3c\xb2\xa1" else 1.0
@@ -185,13 +185,13 @@ def pcap_tcp_frames(raw: bytes) -> list[tuple[float, int, int, int, int, int, in
         tcp = f[14 + ihl:]
         sp, dp, seq, ack = struct.unpack_from(">HHII", tcp, 0)
         doff = (tcp[12] >> 4) * 4
-        out.append((sec * 1e6 + frac / per_us, sp, dp, seq, ack, tcp[13], tot - ihl - doff))
+        out.append((sec * 1e6 + frac / per_us, sp, dp, seq, ack, tcp[13], tot - ihl - doff, doff))
     return out
 
 
 def read_pcap(raw: bytes) -> list[tuple[float, int, int, int, int, int]]:
     """(t_us, sport, dport, seq, ack, payload) of each TCP frame of a ccsim capture."""
-    return [(t, sp, dp, seq, ack, pl) for t, sp, dp, seq, ack, _fl, pl in pcap_tcp_frames(raw)]
+    return [(t, sp, dp, seq, ack, pl) for t, sp, dp, seq, ack, _fl, pl, _hl in pcap_tcp_frames(raw)]
 
 
 def ccsim_stream(scenario: str, cc: str, seed: int, seconds: float) -> dict:

@@ -1,7 +1,7 @@
 //! The stack profiles' effects on a run (issue #19): each scenario changes only `stack` (or
 //! one key beside it), and the outcome follows from the profile's values.
 
-use ccsim_core::results::RunResult;
+use ccsim_core::results::{RunResult, Table};
 use ccsim_core::scenario::from_toml_str;
 use ccsim_core::Simulation;
 
@@ -127,14 +127,15 @@ fn ns2_profile_starts_with_a_syn_one_round_trip_before_data() {
     assert!((0.100..0.101).contains(&shift), "{syn} − {none} = {shift}");
 }
 
+fn column<'a>(t: &'a Table, name: &str) -> &'a [f64] {
+    let i = t.names.iter().position(|n| *n == name).expect("column");
+    &t.columns[i]
+}
+
 /// The first finite ssthresh of flow 0, in segments of `mss` bytes.
 fn first_ssthresh(r: &RunResult, mss: f64) -> Option<f64> {
     let t = &r.series.flows;
-    let col = |name: &str| {
-        let i = t.names.iter().position(|n| *n == name).expect("column");
-        &t.columns[i]
-    };
-    let (f, ss) = (col("flow"), col("ssthresh_bytes"));
+    let (f, ss) = (column(t, "flow"), column(t, "ssthresh_bytes"));
     (0..t.len())
         .find(|&i| f[i] == 0.0 && ss[i].is_finite())
         .map(|i| ss[i] / mss)
@@ -172,12 +173,8 @@ fn linux_profile_cubic_leaves_slow_start_by_the_ack_train_as_the_kernel() {
 /// The mean of flow 0's sampled srtt after `from` seconds.
 fn mean_srtt(r: &RunResult, from: f64) -> f64 {
     let t = &r.series.flows;
-    let col = |name: &str| {
-        let i = t.names.iter().position(|n| *n == name).expect("column");
-        &t.columns[i]
-    };
-    let (time, f, srtt) = (col("time_s"), col("flow"), col("srtt_s"));
-    let v: Vec<f64> = (0..t.len())
+    let (time, f, srtt) = (column(t, "time_s"), column(t, "flow"), column(t, "srtt_s"));
+    let v: Vec<f64> = (0..time.len())
         .filter(|&i| f[i] == 0.0 && time[i] >= from && srtt[i].is_finite())
         .map(|i| srtt[i])
         .collect();

@@ -163,6 +163,16 @@ pub enum RecoverySpec {
     Prr,
 }
 
+impl RecoverySpec {
+    /// Whether the recovery keeps a SACK scoreboard (every variant but Reno and NewReno).
+    pub fn uses_sack(self) -> bool {
+        matches!(
+            self,
+            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack | RecoverySpec::Prr
+        )
+    }
+}
+
 /// The amount a loss response starts from (`CongestionEvent::flight_size`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -15,7 +15,7 @@
 //! 34 000 ACKs left the receiver 1.10–1.20 ms after the data segment before them, none
 //! without loss (docs/validation.md §6, "BBR").
 
-use super::config::{RecoverySpec, TcpSpec};
+use super::config::TcpSpec;
 use crate::units::{Dur, SimTime};
 
 /// Duplicate ACKs sent at once after each advance of rcv_nxt (`TCP_FASTRETRANS_THRESH`,
@@ -48,11 +48,7 @@ impl SackCompress {
     /// The flow's compression: on with `sack_compress` for a SACK recovery (Linux
     /// compresses only on a connection that negotiated SACK, `tcp_is_sack`).
     pub fn of(t: &TcpSpec) -> Option<SackCompress> {
-        let sack = matches!(
-            t.recovery,
-            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack | RecoverySpec::Prr
-        );
-        (t.sack_compress && sack).then(|| {
+        (t.sack_compress && t.recovery.uses_sack()).then(|| {
             SackCompress::new(
                 t.sack_compress_delay,
                 t.sack_compress_slack,

@@ -294,10 +294,7 @@ impl TcpSender {
     }
 
     fn sack_mode(&self) -> bool {
-        matches!(
-            self.cfg.recovery,
-            RecoverySpec::Sack | RecoverySpec::Sack1 | RecoverySpec::Fack | RecoverySpec::Prr
-        )
+        self.cfg.recovery.uses_sack()
     }
 
     /// The congestion controller.
