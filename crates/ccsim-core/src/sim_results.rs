@@ -24,7 +24,7 @@ fn tcp_sample(s: &TcpSender, r: &TcpReceiver) -> FlowSample {
     let ss = s.cc().ssthresh().0;
     let srtt = s.rtt().srtt();
     FlowSample {
-        cwnd: s.effective_cwnd() as f64,
+        cwnd: s.reported_cwnd() as f64,
         // No ssthresh yet (initial "infinity"): NaN.
         ssthresh: if ss >= u64::MAX / 4 {
             f64::NAN
@@ -58,7 +58,7 @@ impl Simulation {
             }
             (Endpoint::MptcpSender(s), Endpoint::MptcpReceiver(r)) => {
                 let n = s.subflow_count();
-                let cwnd: u64 = (0..n).map(|k| s.subflow(k).effective_cwnd()).sum();
+                let cwnd: u64 = (0..n).map(|k| s.subflow(k).reported_cwnd()).sum();
                 let srtt = (0..n)
                     .map(|k| s.subflow(k).rtt().srtt())
                     .filter(|d| d.0 > 0)

@@ -194,6 +194,11 @@ pub trait CongestionControl {
     /// after the controller is built; a controller without a slow-start threshold (BBR)
     /// has nothing to set.
     fn set_initial_ssthresh(&mut self, _ssthresh: Bytes) {}
+    /// The connection's handshake completed at `now` (only when the flow models it), with
+    /// the smoothed and minimum RTT it measured (zero if Karn's rule withheld the sample):
+    /// where Linux initialises its controller (`tcp_init_transfer` calls
+    /// `tcp_init_congestion_control`, net/ipv4/tcp_input.c:6368 at 6.12).
+    fn on_established(&mut self, _now: SimTime, _srtt: Dur, _min_rtt: Dur) {}
     /// Pacing rate, for rate-based controllers; `None` sends as the window allows.
     fn pacing_rate(&self) -> Option<Rate> {
         None
@@ -480,6 +485,9 @@ impl CongestionControl for AnyCc {
     }
     fn set_initial_ssthresh(&mut self, ssthresh: Bytes) {
         each_cc!(self, c => c.set_initial_ssthresh(ssthresh))
+    }
+    fn on_established(&mut self, now: SimTime, srtt: Dur, min_rtt: Dur) {
+        each_cc!(self, c => c.on_established(now, srtt, min_rtt))
     }
     #[inline]
     fn pacing_rate(&self) -> Option<Rate> {

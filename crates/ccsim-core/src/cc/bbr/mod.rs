@@ -509,6 +509,21 @@ impl CongestionControl for Bbr {
         }
     }
 
+    /// `bbr_init` runs when the connection is established: RTprop starts at the handshake's
+    /// RTT, stamped now (`min_rtt_us = tcp_min_rtt(tp)`, tcp_bbr.c:1053–1054), and the
+    /// pacing rate at high_gain·init_cwnd/srtt (`bbr_init_pacing_rate_from_rtt`, :266–283).
+    /// The data's own RTT, one serialisation longer, then does not replace it until the
+    /// filter expires, so STARTUP's window target is one handshake RTT's BDP.
+    fn on_established(&mut self, now: SimTime, srtt: Dur, min_rtt: Dur) {
+        if min_rtt.0 > 0 {
+            self.min_rtt = Some(min_rtt);
+            self.min_rtt_stamp = now;
+        }
+        if srtt.0 > 0 {
+            self.init_pacing_rate(srtt);
+        }
+    }
+
     /// Everything happens in `on_rate_sample`, which follows on the same ACK.
     fn on_ack(&mut self, _ev: &AckEvent) {}
 

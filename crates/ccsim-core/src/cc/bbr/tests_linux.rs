@@ -234,3 +234,33 @@ fn rtprop_takes_the_rtt_sample_the_profile_names() {
     assert_eq!(drive(RttSample::Timestamp), Some(ms(100)));
     assert_eq!(drive(RttSample::Linux), Some(ms(90)));
 }
+
+#[test]
+fn the_handshake_rtt_starts_rtprop_and_the_window_target_uses_it() {
+    // bbr_init (at establishment): min_rtt_us = tcp_min_rtt(tp), the SYN-ACK's 100 ms,
+    // stamped then; the pacing rate from srtt at once (has_seen_rtt). The data's samples,
+    // one serialisation longer (101 ms), do not replace it (strict or not: they are higher).
+    let mut d = Drive::new();
+    d.b.on_established(SimTime::ZERO + ms(1), ms(100), ms(100));
+    assert_eq!(d.b.rt_prop(), Some(ms(100)));
+    let want = 2.885 * 10.0 * 1000.0 / 0.1; // init_cwnd 10 of 1000 B over 100 ms
+    assert!((d.b.pacing_bytes_per_sec() / want - 1.0).abs() < 1e-3);
+    for _ in 0..5 {
+        d.ack(Ack {
+            rtt: ms(101),
+            ..Ack::default()
+        });
+    }
+    assert_eq!(d.b.rt_prop(), Some(ms(100)));
+    // The filter expires 10 s after establishment (at 1 ms; now 501 ms → 10.101 s).
+    d.ack(Ack {
+        dt: ms(9_600),
+        rtt: ms(101),
+        ..Ack::default()
+    });
+    assert_eq!(d.b.rt_prop(), Some(ms(101)), "expired: the new sample replaces it");
+    // Without a handshake sample (Karn's rule withheld it) nothing is seeded.
+    let mut k = Drive::new();
+    k.b.on_established(SimTime::ZERO, Dur::ZERO, Dur::ZERO);
+    assert_eq!(k.b.rt_prop(), None);
+}

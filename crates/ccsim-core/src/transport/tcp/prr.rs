@@ -17,6 +17,12 @@
 //! `tcp_cwnd_reduction` (tcp_input.c:2723–2747 of Linux 6.12) follows the same rule in
 //! packets, with the window at entry (`prior_cwnd`) as RecoverFS and, since RFC 6937bis,
 //! the extra segment only when snd.una advanced without new losses.
+//!
+//! The window itself is RFC 6937's `cwnd = pipe + sndcnt`, set by every ACK that reports
+//! a delivery (Linux: `tcp_snd_cwnd_set(tp, tcp_packets_in_flight(tp) + sndcnt)`, and an
+//! ACK delivering nothing leaves it); until the first such ACK it is the window recovery
+//! began with (`tcp_init_cwnd_reduction` does not change it). The sender sends by the
+//! quota; the window is what its traces report, as the kernel's `tcpi_snd_cwnd` does.
 
 /// One recovery episode's PRR counters, in segments (ccsim's sequence unit; RFC 6937's
 /// byte quantities divided by the MSS, as its examples and Linux count).
@@ -25,15 +31,18 @@ pub struct Prr {
     recover_fs: u64,
     delivered: u64,
     out: u64,
+    window: u64,
 }
 
 impl Prr {
-    /// Start of recovery with `recover_fs` = FlightSize (segments).
-    pub fn start(recover_fs: u64) -> Prr {
+    /// Start of recovery with `recover_fs` = FlightSize and the window before the
+    /// reduction `prior_cwnd` (segments).
+    pub fn start(recover_fs: u64, prior_cwnd: u64) -> Prr {
         Prr {
             recover_fs: recover_fs.max(1),
             delivered: 0,
             out: 0,
+            window: prior_cwnd,
         }
     }
 
@@ -51,7 +60,16 @@ impl Prr {
             let limit = behind.max(delivered as i64) + 1;
             (ssthresh as i64 - pipe as i64).min(limit)
         };
-        sndcnt.max(0) as u64
+        let sndcnt = sndcnt.max(0) as u64;
+        if delivered > 0 {
+            self.window = pipe + sndcnt;
+        }
+        sndcnt
+    }
+
+    /// The window in segments: pipe + sndcnt as of the last ACK that delivered data.
+    pub fn window(&self) -> u64 {
+        self.window
     }
 
     /// A segment was sent (new data or a retransmission).
@@ -75,7 +93,7 @@ mod tests {
         // The fast retransmit is the first segment out; then each ACK delivers one segment
         // and pipe stays above ssthresh, so sndcnt = ⌈k·10/20⌉ − prr_out after k ACKs:
         // k = 1: 1 − 1 = 0; k = 2: 1 − 1 = 0; k = 3: 2 − 1 = 1; k = 4: 2 − 2 = 0; …
-        let mut p = Prr::start(20);
+        let mut p = Prr::start(20, 20);
         p.on_send(); // the fast retransmit
         let mut sent = Vec::new();
         let mut pipe = 18; // 20 − 1 lost − 1 SACKed by the triggering ACK
@@ -89,13 +107,29 @@ mod tests {
         }
         assert_eq!(sent, vec![0, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
         assert_eq!(p.counts(), (10, 5), "half as much sent as delivered");
+        // cwnd = pipe + sndcnt of the last ACK: pipe 13 after nine ACKs, sndcnt 0.
+        assert_eq!(p.window(), 13);
+    }
+
+    #[test]
+    fn the_window_is_pipe_plus_sndcnt_and_stays_until_an_ack_delivers() {
+        // RFC 6937 §3: cwnd = pipe + sndcnt on every ACK in recovery; before the first
+        // such ACK the window recovery started with (Linux changes it only in
+        // `tcp_cwnd_reduction`, which returns early when nothing was delivered).
+        let mut p = Prr::start(20, 24);
+        assert_eq!(p.window(), 24);
+        p.on_send();
+        let n = p.on_ack(1, 4, 10); // below ssthresh: sndcnt 2
+        assert_eq!((n, p.window()), (2, 6));
+        assert_eq!(p.on_ack(0, 3, 10), 1);
+        assert_eq!(p.window(), 6, "an ACK delivering nothing leaves the window");
     }
 
     #[test]
     fn below_ssthresh_the_flight_grows_back_one_segment_faster_than_delivered() {
         // pipe 4 segments, ssthresh 10: PRR-SSRB allows
         // min(ssthresh − pipe, max(prr_delivered − prr_out, DeliveredData) + 1).
-        let mut p = Prr::start(20);
+        let mut p = Prr::start(20, 20);
         p.on_send();
         // prr_delivered = 1, prr_out = 1: max(0, 1) + 1 = 2 (below 10 − 4 = 6).
         assert_eq!(p.on_ack(1, 4, 10), 2);
@@ -109,7 +143,7 @@ mod tests {
     #[test]
     fn the_proportional_part_rounds_up_and_never_goes_negative() {
         // RecoverFS 7, ssthresh 3, fast retransmit sent.
-        let mut p = Prr::start(7);
+        let mut p = Prr::start(7, 7);
         p.on_send();
         assert_eq!(p.on_ack(1, 6, 3), 0, "⌈3/7⌉ − 1 = 0");
         assert_eq!(p.on_ack(2, 5, 3), 1, "⌈9/7⌉ − 1 = 1");

@@ -103,6 +103,16 @@ impl TcpSender {
         })
     }
 
+    /// The window as the kernel reports it (`tcpi_snd_cwnd`), in bytes: during PRR's
+    /// recovery RFC 6937's pipe + sndcnt (`prr.rs`), otherwise the window in use.
+    pub fn reported_cwnd(&self) -> u64 {
+        if self.cfg.recovery == RecoverySpec::Prr && self.in_recovery() {
+            (self.prr.window() * self.mss()).max(self.mss())
+        } else {
+            self.effective_cwnd()
+        }
+    }
+
     /// RFC 6937: an ACK in recovery delivered `delivered` segments; how many may go now.
     pub(super) fn prr_on_ack(&mut self, delivered: u64) {
         let ssthresh = self.cc.ssthresh().0 / self.mss();
@@ -271,8 +281,13 @@ impl TcpSender {
         self.syn = Handshake::Done;
         self.rto_deadline = None;
         let sampled = pkt.flags & FLAG_ECHO_RETX == 0;
+        let rtt = if sampled {
+            now.since(pkt.ts)
+        } else {
+            Dur::ZERO
+        };
         if sampled {
-            self.take_sample(now, now.since(pkt.ts), 0);
+            self.take_sample(now, rtt, 0);
         }
         if retx {
             self.rtt.reset_backoff();
@@ -283,6 +298,8 @@ impl TcpSender {
             let seed = self.cc_seed.wrapping_add(self.conn as u64);
             self.cc = Self::build_cc(&self.cfg, Bytes(self.mss()), seed);
         }
+        // The connection's only RTT sample so far is the handshake's.
+        self.cc.on_established(now, self.rtt.srtt(), rtt);
         self.pace_next = now;
         self.round_start = now;
         self.try_send(now, out);

@@ -121,6 +121,7 @@ impl TcpSender {
             // RFC 6675 §5 step (4.3): the first segment presumed lost is resent at once.
             self.sb.mark_one_lost(una);
         }
+        let prior_cwnd = self.cc.cwnd().0 / mss;
         self.signal_congestion(now, CongestionKind::FastRetransmit);
         self.ecn.on_loss_reduction(self.sb.end());
         self.fack_restart_on_entry();
@@ -143,7 +144,7 @@ impl TcpSender {
         if self.cfg.recovery == RecoverySpec::Prr {
             // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; the fast retransmit is the first
             // segment PRR counts as sent.
-            self.prr = Prr::start(self.sb.end() - una);
+            self.prr = Prr::start(self.sb.end() - una, prior_cwnd);
             self.prr.on_send();
             self.prr_quota = 0;
         }
