@@ -47,6 +47,15 @@ def test_events_within_one_rtt_count_once():
     assert M.merge_events([1.0, 1.02, 1.05, 1.07, 2.0]) == [1.0, 1.07, 2.0]
 
 
+def test_a_window_reduction_is_a_descent_of_more_than_ten_percent_from_its_first_fall():
+    import kernel_bench as K
+    t = np.arange(14) * 0.02
+    # PRR's stepped cut (42 → 41 → 32 → 23 → 21, the first step 2 %), growth, a 5 % dip that
+    # is not a reduction, and a cut in one step
+    cw = np.array([40, 41, 42, 41, 32, 23, 21, 21, 22, 21, 22, 23, 11, 12], dtype=float)
+    assert K.window_descents(t, cw) == [pytest.approx(0.06), pytest.approx(0.24)]
+
+
 def test_queue_time_average_clips_intervals_to_the_window():
     iv = np.array([[0.0, 2.0], [1.0, 3.0], [5.0, 6.0]])
     # over [1, 5]: [1,2] + [1,3] = 1 + 2 packet-seconds in 4 s

@@ -326,6 +326,26 @@ def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float]
             "trace": {"interval": "20ms", "flows": "all", "links": ["r1->r2"]}, "link": links, "flow": flows}
 
 
+def window_descents(t: np.ndarray, cw: np.ndarray, cut: float = 0.9) -> list[float]:
+    """The first sample of each run of non-increasing samples that starts with a fall and ends
+    below `cut` × the window before it: one window reduction each. PRR's window, as the
+    kernel's `tcpi_snd_cwnd`, steps down over the recovery's round trip (docs/tcp.md §4.6),
+    so one reduction spans several 20 ms samples and its first step may be small."""
+    out = []
+    j = 1
+    while j < len(t):
+        if cw[j] < cw[j - 1]:
+            k = j
+            while k + 1 < len(t) and cw[k + 1] <= cw[k]:
+                k += 1
+            if cw[k] < cut * cw[j - 1]:
+                out.append(float(t[j]))
+            j = k + 1
+        else:
+            j += 1
+    return out
+
+
 def ccsim_series(res, n: int) -> list[M.Series]:
     fs = res.flow_series
     rows = res.flows.set_index("name")
@@ -337,10 +357,10 @@ def ccsim_series(res, n: int) -> list[M.Series]:
         dtv = np.diff(t, prepend=t[0])
         acked = np.cumsum(f.rate_bps.to_numpy() * dtv / 8.0)
         cw = f.cwnd_bytes.to_numpy()
-        # a reduction: ssthresh set to a new value, or the window cut by more than 10 % (a cut
-        # to the same ssthresh as last time leaves ssthresh unchanged)
-        red = [float(t[j]) for j in range(1, len(t))
-               if (np.isfinite(ss[j]) and ss[j] != ss[j - 1]) or cw[j] < 0.9 * cw[j - 1]]
+        # a reduction: ssthresh set to a new value, or a descent of the window by more than
+        # 10 % (a cut to the same ssthresh as last time leaves ssthresh unchanged)
+        red = sorted([float(t[j]) for j in range(1, len(t)) if np.isfinite(ss[j]) and ss[j] != ss[j - 1]]
+                     + window_descents(t, cw))
         r = rows.loc[f"f{i}"]
         out.append(M.Series(t=t, cwnd=f.cwnd_bytes.to_numpy() / MSS, ssthresh=ss, srtt=f.srtt_s.to_numpy(),
                             acked=acked, reductions=M.merge_events(red), retransmissions=int(r.retransmissions),
