@@ -279,3 +279,14 @@ def test_paired_loss_drops_the_kernel_runs_packets_in_ccsim():
     assert int(r.flows["drops_random_loss"].sum()) == 0
     none = kb.ccsim_doc("loss1e-2", "reno", 5.0, 1, [0.0], "linux", lost=[])
     assert none["link"][0]["loss"] == "none"
+
+
+def test_high_samples_are_counted_once_per_gain_cycle_window():
+    import rate_samples as RS
+    c = RS.CYCLE_S
+    # samples over 9.80 in windows 0 (twice) and 2 of [5 s, 5 s + 4 cycles); one low in 1;
+    # one high before the range and one after it
+    s = [{"t": 100.0 + x, "rate": r} for x, r in [(4.0, 9.9), (5.0 + 0.1 * c, 9.85), (5.0 + 0.5 * c, 9.9),
+                                                   (5.0 + 1.5 * c, 9.7), (5.0 + 2.2 * c, 9.81),
+                                                   (5.0 + 4.1 * c, 9.9)]]
+    assert RS.cycles_with_high_sample(s, 100.0, 5.0, 5.0 + 4 * c + 1e-9) == (2, 4)
