@@ -290,3 +290,19 @@ def test_high_samples_are_counted_once_per_gain_cycle_window():
                                                    (5.0 + 1.5 * c, 9.7), (5.0 + 2.2 * c, 9.81),
                                                    (5.0 + 4.1 * c, 9.9)]]
     assert RS.cycles_with_high_sample(s, 100.0, 5.0, 5.0 + 4 * c + 1e-9) == (2, 4)
+
+
+def test_the_ccsim_values_show_their_range_when_seeds_differ():
+    import kernel_bench as K
+
+    def metrics(peak):
+        return {m: (peak if m == "ss_peak" else 1.0) for m in K.METRICS}
+
+    kernel = [{"scenario": "two", "cc": "bbr", "flags": [], "emulator": {"lag_ns": {"p99": 0, "max": 0}},
+               "metrics": metrics(64.0)}]
+    meta = {"kernel": "k", "runs": 1, "seconds": 60.0, "window": [10, 60], "ccsim_options": "x"}
+    one = K.markdown(K.summarise(kernel, [{"scenario": "two", "cc": "bbr", "metrics": metrics(69.0)}]), meta)
+    assert "(mean over seeds):" in one and "| 69 |" in one
+    sim = [{"scenario": "two", "cc": "bbr", "metrics": metrics(p)} for p in (56.0, 70.0, 63.0)]
+    table = K.markdown(K.summarise(kernel, sim), meta)
+    assert "(mean over seeds, [min–max]):" in table and "| 63 [56–70] |" in table

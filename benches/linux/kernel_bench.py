@@ -488,9 +488,19 @@ def markdown(summary: dict, meta: dict) -> str:
             else:
                 cells.append(fmt(k["mean"], m))
         lines.append(f"| {row['scenario']} | {row['cc']} | " + " | ".join(cells) + " |")
-    lines += ["", "**ccsim values** (mean over seeds):", "", head, "|" + "---|" * (len(METRICS) + 2)]
+    spread = any(row["ccsim_runs"] > 1 and any(row["metrics"][m]["ccsim"]["min"] != row["metrics"][m]["ccsim"]["max"]
+                                               for m in METRICS if row["metrics"][m]["ccsim"]["mean"] is not None)
+                 for row in summary.values())
+    lines += ["", "**ccsim values** (mean over seeds" + (", [min–max]" if spread else "") + "):", "", head,
+              "|" + "---|" * (len(METRICS) + 2)]
     for key, row in summary.items():
-        cells = [fmt(row["metrics"][m]["ccsim"]["mean"], m) for m in METRICS]
+        cells = []
+        for m in METRICS:
+            c = row["metrics"][m]["ccsim"]
+            if spread and c["mean"] is not None and c["n"] > 1:
+                cells.append(f"{fmt(c['mean'], m)} [{fmt(c['min'], m)}–{fmt(c['max'], m)}]")
+            else:
+                cells.append(fmt(c["mean"], m))
         lines.append(f"| {row['scenario']} | {row['cc']} | " + " | ".join(cells) + " |")
     lag = meta.get("emulator_lag_over_runs_us")
     if lag:
@@ -605,6 +615,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --from-kernel: a kernel bench output directory whose kept runs "
                         "(runs/<scenario>-<cc>-<k>/snd.json) give rec/min to the runs saved without it, and "
                         "whose kept emulator logs give the lost packets for --paired-loss")
+    p.add_argument("--ccsim-seeds", type=int, default=0, metavar="N",
+                   help="ccsim side: seeds 1..N for each case instead of one per kernel run (with --host-jitter, "
+                        "the spread timing alone gives; not with --paired-loss)")
     p.add_argument("--paired-loss", action="store_true",
                    help="ccsim side: each lossy run drops the very data packets (by their order at the "
                         "bottleneck) that the kernel run's emulator dropped, in place of ccsim's own draws")
@@ -694,13 +707,26 @@ def main(argv: list[str] | None = None) -> int:
         if missing:
             p.error(f"--paired-loss: no lost packets recorded for {', '.join(missing)}; give --runs-dir with "
                     f"their kept emulator logs (kernel_bench.py --keep-logs)")
+    if a.ccsim_seeds and a.paired_loss:
+        p.error("--ccsim-seeds: each ccsim run pairs with one kernel run under --paired-loss; give one or the other")
+    if a.ccsim_seeds:
+        meta["ccsim_options"] += f"; ccsim seeds 1–{a.ccsim_seeds}"
     sim = []
+    done = set()
     for r in kernel:
         if r["cc"] not in CCSIM_CC or r["scenario"] not in scen:
             continue
+        if a.ccsim_seeds:  # seeds 1..N once per case, not one per kernel run
+            if (r["scenario"], r["cc"]) in done:
+                continue
+            done.add((r["scenario"], r["cc"]))
+            seeds = range(1, a.ccsim_seeds + 1)
+        else:
+            seeds = [r["seed"]]
         lost = r.get("lost_data_packets") if a.paired_loss else None
-        sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, r["seed"], r["starts_s"], profile, a.host_jitter,
-                             dict(a.ccsim_set), lost))
+        for seed in seeds:
+            sim.append(ccsim_run(r["scenario"], r["cc"], a.seconds, seed, r["starts_s"], profile, a.host_jitter,
+                                 dict(a.ccsim_set), lost))
     meta["flagged"] = [f"{r['scenario']}/{r['cc']}/{r['run']}: {'; '.join(flags(r))}" for r in kernel if flags(r)]
     meta["emulator_lag_limits_ns"] = [LAG_P99_MAX_NS, LAG_MAX_NS]
     lags = [r["emulator"]["lag_ns"] for r in kernel]
