@@ -178,7 +178,9 @@ def wait_for_points(out: Path, n: int, proc: subprocess.Popen, deadline_s: float
 
 @pytest.mark.parametrize("second", ["same plan", "other plan with --resume"])
 def test_a_second_sweep_into_a_busy_store_is_refused_and_nothing_is_lost(tmp_path, second):
-    plan = write_plan(tmp_path, SLOW_PLAN, duration="20s")
+    # 600 simulated seconds a point: the first sweep must still be running when the second
+    # command has started up, also on a loaded machine (at 20 s it once finished first)
+    plan = write_plan(tmp_path, SLOW_PLAN, duration="600s")
     other = tmp_path / "other.toml"
     other.write_text(OTHER_PLAN)
     out = tmp_path / "store"
