@@ -177,7 +177,11 @@ fn bench_path(cc: &str, limit: u32, extra: &str) -> String {
 /// a finite ssthresh.
 fn windows_to_first_ssthresh(r: &RunResult) -> Vec<f64> {
     let t = &r.series.flows;
-    let (f, cw, ss) = (column(t, "flow"), column(t, "cwnd_bytes"), column(t, "ssthresh_bytes"));
+    let (f, cw, ss) = (
+        column(t, "flow"),
+        column(t, "cwnd_bytes"),
+        column(t, "ssthresh_bytes"),
+    );
     let mut out = Vec::new();
     for i in (0..t.len()).filter(|&i| f[i] == 0.0) {
         out.push(cw[i] / 1448.0);
@@ -212,11 +216,21 @@ fn linux_bbr_starts_rtprop_at_the_handshake_rtt() {
 fn linux_prr_window_steps_down_to_ssthresh_over_the_recovery() {
     let r = run(&bench_path("reno", 33, ""));
     let t = &r.series.flows;
-    let (f, cw, ss) = (column(t, "flow"), column(t, "cwnd_bytes"), column(t, "ssthresh_bytes"));
+    let (f, cw, ss) = (
+        column(t, "flow"),
+        column(t, "cwnd_bytes"),
+        column(t, "ssthresh_bytes"),
+    );
     let rows: Vec<usize> = (0..t.len()).filter(|&i| f[i] == 0.0).collect();
-    let first = rows.iter().position(|&i| ss[i].is_finite()).expect("a loss");
+    let first = rows
+        .iter()
+        .position(|&i| ss[i].is_finite())
+        .expect("a loss");
     let ssthresh = ss[rows[first]] / 1448.0;
-    let steps: Vec<f64> = rows[first..first + 4].iter().map(|&i| cw[i] / 1448.0).collect();
+    let steps: Vec<f64> = rows[first..first + 4]
+        .iter()
+        .map(|&i| cw[i] / 1448.0)
+        .collect();
     assert!(steps[0] > ssthresh + 20.0, "{steps:?}, ssthresh {ssthresh}");
     assert!(steps.windows(2).all(|p| p[1] <= p[0]), "{steps:?}");
     assert_eq!(steps[3], ssthresh, "{steps:?}");

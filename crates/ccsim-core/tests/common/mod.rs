@@ -39,6 +39,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         tso_defer: false,
         pacing: Default::default(),
         lost_retransmit: Default::default(),
+        loss_marking: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         recovery_burst: None,

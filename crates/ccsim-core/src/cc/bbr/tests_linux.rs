@@ -258,7 +258,11 @@ fn the_handshake_rtt_starts_rtprop_and_the_window_target_uses_it() {
         rtt: ms(101),
         ..Ack::default()
     });
-    assert_eq!(d.b.rt_prop(), Some(ms(101)), "expired: the new sample replaces it");
+    assert_eq!(
+        d.b.rt_prop(),
+        Some(ms(101)),
+        "expired: the new sample replaces it"
+    );
     // Without a handshake sample (Karn's rule withheld it) nothing is seeded.
     let mut k = Drive::new();
     k.b.on_established(SimTime::ZERO, Dur::ZERO, Dur::ZERO);

@@ -71,6 +71,8 @@ pub struct TcpSpec {
     pub sack_option_bytes: bool,
     #[serde(default)]
     pub lost_retransmit: LostRetransmit,
+    #[serde(default)]
+    pub loss_marking: LossMarking,
     /// ECN (declared in TCP_PARAMS; MPTCP subflows do not use it).
     #[serde(default)]
     pub ecn: EcnMode,
@@ -221,6 +223,18 @@ pub enum LostRetransmit {
     Rack,
 }
 
+/// When an original segment is marked lost (`loss_marking`, SACK recoveries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossMarking {
+    /// RFC 6675 `IsLost`: DupThresh SACKed segments above it.
+    #[default]
+    Dupthresh,
+    /// RACK with no reordering seen (RFC 8985 §6.2, Linux `tcp_rack_detect_loss`): in
+    /// recovery, or once DupThresh segments are SACKed, one SACKed segment above it.
+    Rack,
+}
+
 /// The initial window of RFC 5681 §3.1 for a given SMSS, in segments.
 pub fn rfc5681_initial_window(mss: u32) -> u32 {
     if mss > 2190 {
@@ -283,6 +297,9 @@ pub const SENDER: &[Param] = &[
     Param::choice("lost_retransmit", "timeout", &["timeout", "rack"])
         .doc("SACK recoveries: how a lost retransmission is found — by the retransmission timer (RFC 6675), or rack: lost once a segment sent after it is SACKed, and sent again in the same recovery (RFC 8985 §6.2 with reo_wnd 0); docs/tcp.md §10.10")
         .source("RFC 6675 (timeout); Linux tcp_rack_detect_loss / tcp_rack_mark_skb_lost, net/ipv4/tcp_recovery.c (the linux profile)"),
+    Param::choice("loss_marking", "dupthresh", &["dupthresh", "rack"])
+        .doc("SACK recoveries: when a segment not yet retransmitted is lost — dupthresh: DupThresh SACKed segments above it (RFC 6675 IsLost); rack: in recovery, or once DupThresh segments are SACKed, any SACKed segment above it, as RACK with no reordering seen (RFC 8985 §6.2 with reo_wnd 0; its reordering timer is not modelled); docs/tcp.md §10.10")
+        .source("RFC 6675 (dupthresh); Linux tcp_rack_detect_loss, tcp_rack_reo_wnd, net/ipv4/tcp_recovery.c:5–30, 51–93 (the linux profile)"),
     Param::new("recovery_burst", Ty::Int { min: 1, max: U32 }, Dflt::None("no limit"))
         .unit("segments")
         .doc("NewReno: at most this many new segments per ACK during fast recovery (ns-2's send_much(0, 0, 2)); docs/tcp.md §11.1")
@@ -360,7 +377,7 @@ pub const TCP_PARAMS: &[Param] = &[
         .doc("SACK senders: hold back a remainder smaller than a GSO packet (and than a third of cwnd) until the next ACK when it transmitted within the last millisecond and the oldest outstanding segment's ACK is expected within min(srtt/2, 1 ms), outside recovery (Linux's TSO deferral); docs/tcp.md §6")
         .source("our choice: off, every segment the window allows leaves at once (Linux: tcp_tso_should_defer, net/ipv4/tcp_output.c; the linux profile)"),
     Param::choice("pacing", "segment", &["segment", "linux"])
-        .doc("how a pacing controller's (BBR's) segments are spaced: segment, each its payload's time at the rate after the previous; linux, the kernel's internal pacing: GSO bursts of tcp_tso_autosize segments (2 at 10 Mb/s) that leave together and then wait their whole time, lateness credited up to half a burst, the first 10 segments unpaced; docs/tcp.md §2")
+        .doc("how a pacing controller's (BBR's) segments are spaced: segment, each its payload's time at the rate after the previous; linux, the kernel's internal pacing: GSO bursts of tcp_tso_autosize segments (2 at 10 Mb/s) that leave together and then wait their whole time, lateness credited up to half a burst, the first 10 segments unpaced, retransmissions paced too, each a packet of its own; docs/tcp.md §2")
         .source("our choice: segment, the smooth pacing of draft-cardwell-iccrg-bbr-congestion-control §4.2.1 (Linux: tcp_pacing_check and tcp_update_skb_after_send, net/ipv4/tcp_output.c:2579–2596, 1251–1273; the linux profile)"),
     Param::new(
         "app",

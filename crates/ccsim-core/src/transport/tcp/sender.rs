@@ -463,7 +463,7 @@ impl TcpSender {
             if self.pacer.is_none() {
                 self.pace_next = now.max(self.pace_next) + len;
             } else {
-                self.linux_pace(now, len);
+                self.linux_pace(now, len, retx);
             }
         }
         out.push(p);
@@ -530,9 +530,6 @@ impl TcpSender {
                     }
                     limited = true;
                 }
-                if self.paced_out(now, pacing) {
-                    break;
-                }
                 // Lost segments are resent only in loss recovery (or after a timeout):
                 // outside it, marks from a few SACKs must not trigger retransmissions.
                 let lost = if self.phase == Phase::Open {
@@ -540,6 +537,9 @@ impl TcpSender {
                 } else {
                     self.sb.next_lost()
                 };
+                if self.paced_out(now, pacing, lost.is_some()) {
+                    break;
+                }
                 if let Some(seq) = lost {
                     self.send_segment_paced(now, seq, pacing, out);
                     self.note_retransmit(now, seq);
@@ -564,7 +564,8 @@ impl TcpSender {
             // ns-2 NewReno's burst limit in fast recovery (`recovery_burst`).
             let mut burst = self.burst_allowance();
             while self.nxt < limit && self.app_has(self.nxt) && burst > 0 {
-                if self.paced_out(now, pacing) {
+                let retx = self.nxt < self.sb.end();
+                if self.paced_out(now, pacing, retx) {
                     break;
                 }
                 burst -= 1;
@@ -674,12 +675,7 @@ impl TcpSender {
         }
         self.delivered += newly_sacked * mss;
         if self.sack_mode() {
-            let threshold = match self.cfg.recovery {
-                // ns-2 Sack1 and FACK: every hole below the highest SACK is lost.
-                RecoverySpec::Sack1 | RecoverySpec::Fack => 1,
-                _ => self.cfg.dupthresh as u64,
-            };
-            self.sb.mark_lost(threshold);
+            self.sb.mark_lost(self.loss_threshold());
             // FACK: enter recovery when the forward-most SACK is more than DupThresh
             // segments above snd.una (Mathis & Mahdavi 1996 §4), not only on dupacks.
             if !self.in_recovery()

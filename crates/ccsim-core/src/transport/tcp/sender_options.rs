@@ -6,7 +6,7 @@
 use super::{Phase, TcpSender};
 use crate::cc::{AckEvent, CongestionControl, CongestionKind};
 use crate::packet::{Packet, FLAG_ECHO_RETX};
-use crate::transport::tcp::config::{LossFlight, RecoverySpec};
+use crate::transport::tcp::config::{LossFlight, LossMarking, RecoverySpec};
 use crate::transport::tcp::handshake::{self, Handshake};
 use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::rto::Sample;
@@ -113,6 +113,25 @@ impl TcpSender {
         }
     }
 
+    /// How many SACKed segments above an un-SACKed one make it lost (`mark_lost`).
+    #[inline]
+    pub(super) fn loss_threshold(&self) -> u64 {
+        let dupthresh = self.cfg.dupthresh as u64;
+        match self.cfg.recovery {
+            // ns-2 Sack1 and FACK: every hole below the highest SACK is lost.
+            RecoverySpec::Sack1 | RecoverySpec::Fack => 1,
+            // RACK with reo_wnd 0 (in recovery, or once DupThresh segments are SACKed, with
+            // no reordering seen: `tcp_rack_reo_wnd`, net/ipv4/tcp_recovery.c:5–30): what was
+            // sent before a SACKed segment (`tcp_rack_detect_loss`, :51–93).
+            _ if self.cfg.loss_marking == LossMarking::Rack
+                && (self.in_recovery() || self.sb.sacked() >= dupthresh) =>
+            {
+                1
+            }
+            _ => dupthresh,
+        }
+    }
+
     /// RFC 6937: an ACK in recovery delivered `delivered` segments; how many may go now.
     pub(super) fn prr_on_ack(&mut self, delivered: u64) {
         let ssthresh = self.cc.ssthresh().0 / self.mss();
@@ -123,10 +142,11 @@ impl TcpSender {
     #[inline(never)]
     pub(super) fn send_prr(&mut self, now: SimTime, pacing: Option<Rate>, out: &mut Vec<Packet>) {
         while self.prr_quota > 0 {
-            if self.paced_out(now, pacing) {
+            let lost = self.sb.next_lost();
+            if self.paced_out(now, pacing, lost.is_some()) {
                 break;
             }
-            if let Some(seq) = self.sb.next_lost() {
+            if let Some(seq) = lost {
                 self.send_segment_paced(now, seq, pacing, out);
                 self.note_retransmit(now, seq);
             } else if self.app_has(self.sb.end())
@@ -154,8 +174,15 @@ impl TcpSender {
     /// Whether pacing (at `pacing`, the controller's rate) holds the next segment back, and
     /// arm the pacing timer if so.
     #[inline]
-    pub(super) fn paced_out(&mut self, now: SimTime, pacing: Option<Rate>) -> bool {
-        if pacing.is_some() && self.pace_holds(now) {
+    pub(super) fn paced_out(&mut self, now: SimTime, pacing: Option<Rate>, retx: bool) -> bool {
+        // Under Linux's pacing a retransmission is a GSO packet of its own: it never joins
+        // the burst in progress (`linux_pace`).
+        let holds = if retx && self.pacer.is_some() {
+            self.pace_next > now
+        } else {
+            self.pace_holds(now)
+        };
+        if pacing.is_some() && holds {
             self.pace_timer = Some(self.pace_next);
             return true;
         }
@@ -174,11 +201,12 @@ impl TcpSender {
     }
 
     /// Linux's pacing after a segment whose payload takes `len` at the rate (`pacing.rs`):
-    /// the burst is the GSO packet size now.
+    /// the burst is the GSO packet size now, one segment for a retransmission (the lost
+    /// skb, which SACK processing cut to what was lost: `tcp_retransmit_skb`).
     #[cold]
     #[inline(never)]
-    pub(super) fn linux_pace(&mut self, now: SimTime, len: Dur) {
-        let burst = self.gso_segs();
+    pub(super) fn linux_pace(&mut self, now: SimTime, len: Dur, retx: bool) {
+        let burst = if retx { 1 } else { self.gso_segs() };
         if let Some(p) = &mut self.pacer {
             self.pace_next = p.after_send(now, self.pace_next, len, burst);
         }

@@ -55,6 +55,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         lost_retransmit: Default::default(),
+        loss_marking: Default::default(),
         ecn: super::super::ecn::EcnMode::Off,
         recovery_burst: None,
         fack_restart: false,
@@ -498,4 +499,70 @@ fn the_timer_restarts_when_the_head_is_resent_again() {
             assert_eq!(s.next_wakeup(), first, "the timer left as it was");
         }
     }
+}
+
+/// `loss_marking = "rack"` (RFC 8985 §6.2, reo_wnd 0 in recovery: Linux `tcp_rack_reo_wnd`):
+/// segments 0 and 4 of 0–9 are lost. Three SACKs enter recovery and resend 0; the SACK of 5
+/// then makes 4 lost at once (sent before a delivered segment), where RFC 6675 waits for
+/// DupThresh SACKed segments above it (5, 6 and 7).
+#[test]
+fn rack_marking_resends_a_hole_in_recovery_once_a_later_segment_is_sacked() {
+    for rack in [false, true] {
+        let loss_marking = if rack {
+            super::super::config::LossMarking::Rack
+        } else {
+            super::super::config::LossMarking::Dupthresh
+        };
+        let (mut s, _) = open(TcpSpec {
+            loss_marking,
+            ..spec(RecoverySpec::Sack, 10)
+        });
+        let mut sent = Vec::new();
+        for (i, hi) in (2..=4).enumerate() {
+            sent.extend(feed(&mut s, ms(100 + i as u64), &ack(0, &[(1, hi)], ms(0))));
+        }
+        assert_eq!(sent.first(), Some(&0), "fast retransmit at the third SACK");
+        feed(&mut s, ms(103), &ack(0, &[(5, 6), (1, 4)], ms(0)));
+        assert_eq!(s.sb.is_lost(4), rack, "rack {rack}");
+        feed(&mut s, ms(104), &ack(0, &[(5, 8), (1, 4)], ms(0)));
+        assert!(s.sb.is_lost(4), "dupthresh: 4 once 5–7 are SACKed");
+    }
+}
+
+/// Under Linux's pacing (`pacing = "linux"`, a pacing controller) the fast retransmit waits
+/// for its turn, as every retransmission (`tcp_xmit_retransmit_queue` stops at
+/// `tcp_pacing_check`), and leaves as a GSO packet of its own: the first duplicate ACK lets
+/// limited transmit send a two-segment burst, the third, at the same instant, starts
+/// recovery, and 0 leaves alone at the pacer's next departure (before this, at once).
+#[test]
+fn linux_pacing_holds_the_fast_retransmit_until_its_turn() {
+    let (mut s, out) = open(TcpSpec {
+        cc: CcSpec::new(&crate::cc::bbr::KIND, &crate::cc::bbr::BbrConfig::default()),
+        pacing: super::super::pacing::Pacing::Linux,
+        limited_transmit: true,
+        ..spec(RecoverySpec::Sack, 10)
+    });
+    assert_eq!(
+        seqs(&out),
+        (0..10).collect::<Vec<_>>(),
+        "the first 10 unpaced"
+    );
+    assert_eq!(
+        feed(&mut s, ms(99), &ack(0, &[(1, 2)], ms(0))),
+        vec![10, 11]
+    );
+    assert!(feed(&mut s, ms(99), &ack(0, &[(1, 3)], ms(0))).is_empty());
+    let third = feed(&mut s, ms(99), &ack(0, &[(1, 4)], ms(0)));
+    assert!(s.in_recovery() && s.sb.is_lost(0));
+    assert!(third.is_empty(), "{third:?}");
+    let at = s.next_wakeup();
+    assert!(at > ms(99) && at < ms(105), "{at:?}");
+    let mut out = Vec::new();
+    s.on_timer(at, &mut out);
+    assert_eq!(
+        seqs(&out),
+        vec![0],
+        "the retransmission, a packet of its own"
+    );
+    assert!(s.next_wakeup() > at, "new data waits one segment's time");
 }

@@ -132,9 +132,16 @@ impl TcpSender {
             partial_seen: false,
         };
         self.recover_guard = recover;
-        if self.sack_mode() {
+        // Linux paces retransmissions as everything else (`tcp_xmit_retransmit_queue` stops
+        // at `tcp_pacing_check`, net/ipv4/tcp_output.c:3513 of 6.12): under its pacing
+        // the fast retransmit, marked lost above, waits for the send loop's turn.
+        let paced = self.pacer.is_some()
+            && self.sack_mode()
+            && self.cfg.recovery != RecoverySpec::Prr
+            && self.cc.pacing_rate().is_some();
+        if self.sack_mode() && !paced {
             self.note_retransmit(now, una);
-        } else {
+        } else if !self.sack_mode() {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
             self.lost_no_sack += 1;
@@ -148,7 +155,9 @@ impl TcpSender {
             self.prr.on_send();
             self.prr_quota = 0;
         }
-        self.send_segment(now, una, out);
+        if !paced {
+            self.send_segment(now, una, out);
+        }
         if self.cfg.rto.restart_at_fast_retransmit {
             // ns-2 `reset_rtx_timer(1,0)` at every variant's fast retransmit.
             self.rto_deadline = Some(self.rtt.deadline(now));
