@@ -306,3 +306,19 @@ def test_the_ccsim_values_show_their_range_when_seeds_differ():
     sim = [{"scenario": "two", "cc": "bbr", "metrics": metrics(p)} for p in (56.0, 70.0, 63.0)]
     table = K.markdown(K.summarise(kernel, sim), meta)
     assert "(mean over seeds, [min–max]):" in table and "| 63 [56–70] |" in table
+
+
+def test_counters_sum_each_runs_increase_over_kept_runs(tmp_path):
+    import counters as C
+
+    def run(name, samples):
+        d = tmp_path / "m" / "runs" / name
+        d.mkdir(parents=True)
+        fields = ["t_ns", "TCPSackRecovery", "TCPLossProbes"]
+        (d / "snd.json").write_text(json.dumps({"netstat": {"fields": fields, "samples": samples}}))
+
+    run("q8-bbr-0", [[0, 5, 0], [1, 9, 0], [2, 12, 1]])
+    run("q8-bbr-1", [[0, 100, 2], [1, 103, 2]])
+    (tmp_path / "m" / "runs" / "old").mkdir()
+    (tmp_path / "m" / "runs" / "old" / "snd.json").write_text(json.dumps({"flows": []}))
+    assert C.totals([tmp_path / "m"]) == (2, {"TCPSackRecovery": 10, "TCPLossProbes": 1})
