@@ -44,10 +44,12 @@ const UNPACED_SEGMENTS: u64 = 10;
 
 impl LinuxPacer {
     /// Whether a segment may not leave at `now` with the next departure at `next`: it may
-    /// once `next` has come, or while the burst started at `now` has room.
+    /// once `next` has come, or while the burst started at `now` has room — unless it is a
+    /// retransmission (`retx`), a GSO packet of its own (Linux resends the lost skb, which
+    /// SACK processing cut to what was lost: `tcp_retransmit_skb`).
     #[inline]
-    pub fn holds(&self, now: SimTime, next: SimTime) -> bool {
-        next > now && !self.in_burst(now)
+    pub fn holds(&self, now: SimTime, next: SimTime, retx: bool) -> bool {
+        next > now && (retx || !self.in_burst(now))
     }
 
     /// Whether the burst started at `now` has room for another segment.
@@ -104,14 +106,14 @@ mod tests {
         let mut p = LinuxPacer::default();
         let mut next = SimTime::ZERO;
         for _ in 0..9 {
-            assert!(!p.holds(SimTime::ZERO, next));
+            assert!(!p.holds(SimTime::ZERO, next, false));
             next = p.after_send(SimTime::ZERO, next, us(1000), 1);
             assert_eq!(next, SimTime::ZERO);
         }
         // The 10th is paced: the next departure is its time later.
         next = p.after_send(SimTime::ZERO, next, us(1000), 1);
         assert_eq!(next, at(1000));
-        assert!(p.holds(SimTime::ZERO, next));
+        assert!(p.holds(SimTime::ZERO, next, false));
     }
 
     #[test]
@@ -120,15 +122,19 @@ mod tests {
         let mut next = at(5000);
         // At 5 ms: two segments of 1.2 ms each leave, the third waits 2.4 ms.
         let now = at(5000);
-        assert!(!p.holds(now, next));
+        assert!(!p.holds(now, next, false));
         next = p.after_send(now, next, us(1200), 2);
-        assert!(!p.holds(now, next), "the burst's second segment");
+        assert!(!p.holds(now, next, false), "the burst's second segment");
+        assert!(
+            p.holds(now, next, true),
+            "not a retransmission: a packet of its own"
+        );
         next = p.after_send(now, next, us(1200), 2);
         assert_eq!(next, at(7400));
-        assert!(p.holds(now, next));
+        assert!(p.holds(now, next, false));
         // Not at another instant before the departure time either.
-        assert!(p.holds(at(6000), next));
-        assert!(!p.holds(at(7400), next));
+        assert!(p.holds(at(6000), next, false));
+        assert!(!p.holds(at(7400), next, false));
     }
 
     #[test]

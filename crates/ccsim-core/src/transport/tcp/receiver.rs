@@ -343,7 +343,16 @@ impl TcpReceiver {
     /// The rank, most recently changed first, of the SACK block that `seq` would extend
     /// (adjacent or inside; `tcp_sack_extend`), among those the receiver reports.
     fn sack_block_rank(&self, seq: u64) -> Option<usize> {
-        let mut blocks: [(u64, u64); MAX_SACK_BLOCKS] = [(0, 0); MAX_SACK_BLOCKS];
+        let (blocks, n) = self.recent_blocks();
+        blocks[..n]
+            .iter()
+            .position(|&(a, b)| a <= seq + 1 && seq <= b)
+    }
+
+    /// The blocks holding the most recently received out-of-order segments, most recent
+    /// first, each once: the first SACK blocks an ACK reports (RFC 2018 §4).
+    fn recent_blocks(&self) -> ([(u64, u64); MAX_SACK_BLOCKS], usize) {
+        let mut blocks = [(0, 0); MAX_SACK_BLOCKS];
         let mut n = 0;
         for &s in &self.recent[..self.nrecent] {
             if let Some(b) = self.block_containing(s) {
@@ -353,9 +362,7 @@ impl TcpReceiver {
                 }
             }
         }
-        blocks[..n]
-            .iter()
-            .position(|&(a, b)| a <= seq + 1 && seq <= b)
+        (blocks, n)
     }
 
     /// The receiver's RTT for SACK compression: Linux's `rcv_rtt_est`, or the handshake's
@@ -531,10 +538,9 @@ impl TcpReceiver {
         let max_sack = self.max_sack;
         // (Nothing held out of order, the common case: no blocks, whatever `recent` says.)
         if !self.ooo.is_empty() {
-            for k in 0..self.nrecent {
-                if let Some(b) = self.block_containing(self.recent[k]) {
-                    push_sack_block(&mut p, &mut n, max_sack, b);
-                }
+            let (recent, nrecent) = self.recent_blocks();
+            for &b in &recent[..nrecent] {
+                push_sack_block(&mut p, &mut n, max_sack, b);
             }
             // (Stops when the option is full: a receiver behind many losses holds hundreds.)
             for b in self.ooo.iter().rev() {

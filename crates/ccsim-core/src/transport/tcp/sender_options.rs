@@ -174,30 +174,24 @@ impl TcpSender {
     /// Whether pacing (at `pacing`, the controller's rate) holds the next segment back, and
     /// arm the pacing timer if so.
     #[inline]
+    /// `retx`: the next segment is a retransmission.
     pub(super) fn paced_out(&mut self, now: SimTime, pacing: Option<Rate>, retx: bool) -> bool {
-        // Under Linux's pacing a retransmission is a GSO packet of its own: it never joins
-        // the burst in progress (`linux_pace`).
-        let holds = if retx && self.pacer.is_some() {
-            self.pace_next > now
-        } else {
-            self.pace_holds(now)
-        };
-        if pacing.is_some() && holds {
+        if pacing.is_some() && self.pace_holds(now, retx) {
             self.pace_timer = Some(self.pace_next);
             return true;
         }
         false
     }
 
-    /// Whether pacing holds the next segment at `now` (Linux's pacing lets the rest of a
-    /// GSO burst go at the instant it started).
+    /// Whether pacing holds the next segment (`retx`: a retransmission) at `now` (Linux's
+    /// pacing lets the rest of a GSO burst go at the instant it started).
     #[inline]
-    pub(super) fn pace_holds(&self, now: SimTime) -> bool {
+    pub(super) fn pace_holds(&self, now: SimTime, retx: bool) -> bool {
         self.pace_next > now
             && self
                 .pacer
                 .as_ref()
-                .is_none_or(|p| p.holds(now, self.pace_next))
+                .is_none_or(|p| p.holds(now, self.pace_next, retx))
     }
 
     /// Linux's pacing after a segment whose payload takes `len` at the rate (`pacing.rs`):

@@ -32,7 +32,7 @@ impl TcpSender {
         if !self.open || self.syn != Handshake::Done {
             return false;
         }
-        if self.cc.pacing_rate().is_some() && self.pace_holds(now) {
+        if self.cc.pacing_rate().is_some() && self.pace_holds(now, false) {
             return false;
         }
         let win = self.window_segments();
