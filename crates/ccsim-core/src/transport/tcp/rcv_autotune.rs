@@ -72,8 +72,9 @@ pub struct RcvAutotune {
     rcvbuf: u64,
     window_clamp: u64,
     rcv_ssthresh: u64,
-    /// The window offered in the last ACK (`rcv_wnd`).
+    /// The window offered in the last ACK (`rcv_wnd`), and rcv_nxt then (`rcv_wup`, bytes).
     rcv_wnd: u64,
+    rcv_wup: u64,
     /// `rcvq_space`: bytes read in the last measured RTT, where and when it started.
     space: u64,
     space_seq: u64,
@@ -101,6 +102,7 @@ impl RcvAutotune {
             window_clamp: RMEM_DEFAULT * DEFAULT_RATIO >> 8,
             rcv_ssthresh: win0,
             rcv_wnd: win0,
+            rcv_wup: 0,
             space: win0.min(INIT_SEGMENTS * mss),
             space_seq: 0,
             space_time: None,
@@ -131,9 +133,47 @@ impl RcvAutotune {
         self.rcvbuf
     }
 
-    /// An ACK for everything below segment `ack` leaves at `now`.
-    pub fn on_ack_sent(&mut self, now: SimTime, ack: u64) {
-        self.rcv_wnd = self.rcv_ssthresh.next_multiple_of(1 << WSCALE);
+    /// The window Linux offers with `mem` full-sized segments in the buffer (out of order,
+    /// or in order and not yet read): the free buffer's window, at most rcv_ssthresh, rounded
+    /// up to the window scale's unit; below half the full window the free space is first
+    /// rounded down, and under 1/16 of the buffer's window or one segment it is 0
+    /// (`__tcp_select_window`, net/ipv4/tcp_output.c:3100–3170 of 6.12, window scaling on).
+    fn select_window(&self, mem: u64) -> u64 {
+        let unit = 1 << WSCALE;
+        let full = self.win(self.rcvbuf);
+        let mut free = self.win(self.rcvbuf.saturating_sub(TRUESIZE * mem));
+        if free < self.window_clamp.min(full) >> 1 {
+            free = free / unit * unit;
+            if free < full >> 4 || free < self.mss {
+                return 0;
+            }
+        }
+        free.min(self.rcv_ssthresh).next_multiple_of(unit)
+    }
+
+    /// Whether an ACK of in-order data sent now is a window update as `__tcp_ack_snd_check`
+    /// tests it (net/ipv4/tcp_input.c:5816–5823 of 6.12): more than a segment arrived since
+    /// the window was last offered, and the window offered now (`mem` segments in the
+    /// buffer) is not below that one. Its alternative, everything read down to
+    /// SO_RCVLOWAT, does not hold while the segments just arrived are unread.
+    pub fn window_update_due(&self, rcv_nxt: u64, mem: u64) -> bool {
+        rcv_nxt * self.mss > self.rcv_wup + self.mss && self.select_window(mem) >= self.rcv_wnd
+    }
+
+    /// An ACK for everything below segment `ack` leaves at `now` with `mem` segments in the
+    /// buffer: it offers the window of `select_window`, or what is left of the one offered
+    /// before if that is more — the offered window never shrinks (`tcp_select_window`,
+    /// net/ipv4/tcp_output.c:260–296, `tcp_shrink_window` = 0).
+    pub fn on_ack_sent(&mut self, now: SimTime, ack: u64, mem: u64) {
+        let rcv_nxt = ack * self.mss;
+        let left = (self.rcv_wup + self.rcv_wnd).saturating_sub(rcv_nxt);
+        let new = self.select_window(mem);
+        self.rcv_wnd = if new < left {
+            left.next_multiple_of(1 << WSCALE)
+        } else {
+            new
+        };
+        self.rcv_wup = rcv_nxt;
         if self.acks.back().is_none_or(|&(a, _)| a != ack) {
             self.acks.push_back((ack, now));
         } else if let Some(last) = self.acks.back_mut() {
@@ -358,6 +398,32 @@ mod tests {
         assert!(!r.grow_window(MSS, 20));
     }
 
+    /// The offered window (`tcp_select_window`): the free buffer's window up to
+    /// rcv_ssthresh, never less than what is left of the last one; an ACK of in-order data is
+    /// a window update only if more than a segment arrived since and the window now is not
+    /// below the last (`__tcp_ack_snd_check`).
+    #[test]
+    fn the_offered_window_never_shrinks_and_held_data_is_no_window_update() {
+        let mut r = RcvAutotune::new(MSS);
+        r.on_segment(ms(0.0), ms(0.0), None, MSS, MSS, 0);
+        r.rcvbuf = 274_224;
+        r.window_clamp = r.win(r.rcvbuf);
+        r.rcv_ssthresh = 169_950;
+        // one segment unread: (274 224 − 2 304)·160/256 = 169 950, rounded up to 2^10
+        r.on_ack_sent(ms(1.0), 10, 1);
+        assert_eq!((r.rcv_wnd, r.rcv_wup), (169_984, 10 * MSS));
+        assert!(!r.window_update_due(11, 1), "one segment since: no update");
+        assert!(r.window_update_due(12, 1));
+        // 21 segments in the buffer: (274 224 − 21·2 304)·160/256 = 141 150 < 169 984
+        assert!(!r.window_update_due(12, 21));
+        // sent anyway, the ACK offers what is left of the last window, not 141 312
+        r.on_ack_sent(ms(2.0), 11, 21);
+        assert_eq!(
+            r.rcv_wnd,
+            (10 * MSS + 169_984 - 11 * MSS).next_multiple_of(1024)
+        );
+    }
+
     /// The receiver's RTT: the time since the echoed ACK left, in whole milliseconds; one
     /// sample per echo; a higher sample smoothed by 1/8, a lower one taken at once. A read
     /// measures once an RTT has passed, and grows the buffer only if more than `space` was
@@ -365,7 +431,7 @@ mod tests {
     #[test]
     fn reads_measure_once_per_receiver_rtt() {
         let mut r = RcvAutotune::new(MSS);
-        r.on_ack_sent(ms(0.5), 1);
+        r.on_ack_sent(ms(0.5), 1, 0);
         r.on_segment(ms(0.0), ms(0.0), None, MSS, MSS, 0);
         r.on_read(ms(0.0), MSS);
         assert_eq!(r.rtt_us(), 0);
@@ -380,10 +446,10 @@ mod tests {
             (r.space, r.space_seq, r.space_time),
             (12 * MSS, 12 * MSS, Some(ms(42.9)))
         );
-        r.on_ack_sent(ms(43.0), 12);
+        r.on_ack_sent(ms(43.0), 12, 0);
         r.on_segment(ms(93.5), ms(45.0), Some(12), MSS, 13 * MSS, 0); // 93 − 43 = 50 ms
         assert_eq!(r.rtt_us(), 41_000 + (50_000 - 41_000) / 8);
-        r.on_ack_sent(ms(94.0), 13);
+        r.on_ack_sent(ms(94.0), 13, 0);
         r.on_segment(ms(136.2), ms(100.0), Some(13), MSS, 14 * MSS, 0); // 42 ms: lower, taken
         assert_eq!(r.rtt_us(), 42_000);
     }
