@@ -187,11 +187,21 @@ impl RateSampler {
         self.app_limited = (delivered + in_flight).max(1);
     }
 
+    /// The RTT Linux reads from an echoed timestamp (`tcp_rtt_tsopt_us`,
+    /// net/ipv4/tcp_input.c:709–724 of 6.12): its age on the 1 kHz timestamp clock
+    /// (TCP_TS_HZ), the difference of two whole-millisecond readings, at least 1 ms. It may
+    /// lie under the true RTT by up to a millisecond.
+    pub fn timestamp_rtt(now: SimTime, echoed: SimTime) -> Dur {
+        let ms = (now.0 / 1_000_000).saturating_sub(echoed.0 / 1_000_000);
+        Dur::from_millis(ms.max(1))
+    }
+
     /// This ACK's RTT sample as Linux hands it to the controller (`rs->rtt_us`,
     /// `tcp_ack_update_rtt`, net/ipv4/tcp_input.c:3215–3239 with :3470–3488): from the last
     /// original segment newly SACKed, else from the last original segment cumulatively
-    /// acknowledged if no retransmission was, else `fallback` (the echoed timestamp's, which
-    /// Linux takes only when snd.una advanced). Clears the ACK's evidence.
+    /// acknowledged if no retransmission was, else `fallback` (the echoed timestamp's,
+    /// `timestamp_rtt`, which Linux takes only when snd.una advanced, whether or not the
+    /// echoed segment was a retransmission). Clears the ACK's evidence.
     pub fn take_rtt(&mut self, now: SimTime, fallback: Option<Dur>) -> Option<Dur> {
         let acked = self
             .last_acked_sent
@@ -423,6 +433,25 @@ mod tests {
         r.on_cumulative_ack(2);
         let rs = r.generate(ms(200), 2 * MSS, MSS, 0, MSS, Dur::ZERO, CaState::Open);
         assert!(!rs.is_app_limited);
+    }
+
+    /// The timestamp clock ticks each millisecond: 41.3 ms of RTT reads 41 or 42 ms by
+    /// where the two readings fall, never 0.
+    #[test]
+    fn a_timestamp_rtt_is_whole_milliseconds_of_the_clock() {
+        let us = |x: u64| SimTime::ZERO + Dur::from_micros(x);
+        assert_eq!(
+            RateSampler::timestamp_rtt(us(41_300), us(0)),
+            Dur::from_millis(41)
+        );
+        assert_eq!(
+            RateSampler::timestamp_rtt(us(42_200), us(900)),
+            Dur::from_millis(42)
+        );
+        assert_eq!(
+            RateSampler::timestamp_rtt(us(1_100), us(1_050)),
+            Dur::from_millis(1)
+        );
     }
 
     #[test]

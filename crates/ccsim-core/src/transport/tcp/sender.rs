@@ -715,7 +715,14 @@ impl TcpSender {
         };
         self.cc.on_ack(&ev);
         if self.rate.is_some() {
-            self.rate_sample(&ev, prior_in_flight * mss, prior_lost, prior_delivered);
+            let echo = (pkt.flags & FLAG_NO_ECHO == 0).then_some(pkt.ts);
+            self.rate_sample(
+                &ev,
+                echo,
+                prior_in_flight * mss,
+                prior_lost,
+                prior_delivered,
+            );
         }
         if ack >= self.round_end && ack > 0 && acked_bytes > 0 {
             let ev = RoundEvent {

@@ -8,6 +8,7 @@ use crate::cc::{AckEvent, CongestionControl, CongestionKind};
 use crate::packet::{Packet, FLAG_ECHO_RETX};
 use crate::transport::tcp::config::{LossFlight, LossMarking, RecoverySpec};
 use crate::transport::tcp::handshake::{self, Handshake};
+use crate::transport::tcp::rate_sample::RateSampler;
 use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::rto::Sample;
 use crate::units::{Bytes, Dur, Rate, SimTime};
@@ -328,10 +329,11 @@ impl TcpSender {
     }
 
     /// Build this ACK's delivery-rate sample and hand it to the controller (Linux
-    /// `tcp_rate_gen` then `cong_control`).
+    /// `tcp_rate_gen` then `cong_control`); `echo` is the timestamp the ACK echoes.
     pub(super) fn rate_sample(
         &mut self,
         ev: &AckEvent,
+        echo: Option<SimTime>,
         prior_in_flight: u64,
         prior_lost: u64,
         prior_delivered: u64,
@@ -353,7 +355,8 @@ impl TcpSender {
             ca_state,
         );
         rs.next_departure = self.pace_next.max(ev.now);
-        rs.rtt = r.take_rtt(ev.now, ev.rtt.filter(|_| ev.acked.0 > 0));
+        let ts_rtt = echo.map(|ts| RateSampler::timestamp_rtt(ev.now, ts));
+        rs.rtt = r.take_rtt(ev.now, ts_rtt.filter(|_| ev.acked.0 > 0));
         self.cc.on_rate_sample(ev, &rs);
         if self.cc.marks_app_limited() {
             let in_flight = self.in_flight_segments() * mss;
