@@ -1,6 +1,6 @@
 """BBR's model, kernel against ccsim (issue #26; docs/validation.md §6, "BBR"): per one-flow
-scenario, the medians of BtlBw and of the pacing rate and the means of the flight and of
-cwnd over 10–60 s, from the kernel's 20 ms samples (TCP_INFO and TCP_CC_INFO, kept runs of a
+scenario, the medians of BtlBw, of the pacing rate and of RTprop and the means of the flight
+and of cwnd over 10–60 s, from the kernel's 20 ms samples (TCP_INFO and TCP_CC_INFO, kept runs of a
 bench run since TCP_CC_INFO was sampled) and from ccsim's `linux` profile sampled the same way
 (`crates/ccsim-core/examples/bbr_state.rs`, seeds 1–3).
 
@@ -24,7 +24,7 @@ EXAMPLE = HERE.parent.parent / "target" / "release" / "examples" / "bbr_state"
 SCENARIOS = ("q8", "q33", "q133", "loss1e-3", "loss1e-2")
 
 
-def kernel(run: Path) -> tuple[float, float, float, float] | None:
+def kernel(run: Path) -> tuple[float, ...] | None:
     snd = json.loads((run / "snd.json").read_text())
     col = {n: i for i, n in enumerate(snd["fields"])}
     if "bbr_bw" not in col:
@@ -35,10 +35,11 @@ def kernel(run: Path) -> tuple[float, float, float, float] | None:
     flight = [x[col["unacked"]] - x[col["sacked"]] - x[col["lost"]] + x[col["retrans"]] for x in w]
     return (statistics.median(x[col["bbr_bw"]] * 8e-6 for x in w),
             statistics.median(x[col["pacing_rate"]] * 8e-6 for x in w),
-            statistics.fmean(flight), statistics.fmean(x[col["snd_cwnd"]] for x in w))
+            statistics.fmean(flight), statistics.fmean(x[col["snd_cwnd"]] for x in w),
+            statistics.median(x[col["bbr_min_rtt"]] * 1e-3 for x in w))
 
 
-def ccsim(scenario: str, seed: int) -> tuple[float, float, float, float]:
+def ccsim(scenario: str, seed: int) -> tuple[float, ...]:
     sys.path.insert(0, str(HERE))
     import kernel_bench
 
@@ -49,7 +50,8 @@ def ccsim(scenario: str, seed: int) -> tuple[float, float, float, float]:
     rows = list(csv.DictReader(io.StringIO(out)))
     return (statistics.median(float(r["btl_bw_mbps"]) for r in rows),
             statistics.median(float(r["pacing_mbps"]) for r in rows),
-            statistics.fmean(float(r["in_flight"]) for r in rows), statistics.fmean(float(r["cwnd"]) for r in rows))
+            statistics.fmean(float(r["in_flight"]) for r in rows), statistics.fmean(float(r["cwnd"]) for r in rows),
+            statistics.median(float(r["rt_prop_ms"]) for r in rows))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,15 +63,16 @@ def main(argv: list[str] | None = None) -> int:
     if not EXAMPLE.exists():
         print(f"{EXAMPLE} missing: cargo build --release -p ccsim-core --example bbr_state", file=sys.stderr)
         return 2
-    print("| scenario | BtlBw kernel | ccsim | pacing kernel | ccsim | flight kernel | ccsim | cwnd kernel | ccsim |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| scenario | BtlBw kernel | ccsim | pacing kernel | ccsim | flight kernel | ccsim | cwnd kernel | ccsim "
+          "| RTprop kernel | ccsim |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for sc in SCENARIOS:
         k = [v for v in (kernel(r) for r in sorted(runs.glob(f"{sc}-bbr-*"))) if v]
         if not k:
             continue
         c = [ccsim(sc, seed) for seed in (1, 2, 3)]
         cells = []
-        for i, fmt in enumerate(("{:.3f}", "{:.3f}", "{:.1f}", "{:.1f}")):
+        for i, fmt in enumerate(("{:.3f}", "{:.3f}", "{:.1f}", "{:.1f}", "{:.2f}")):
             cells += [fmt.format(statistics.fmean(x[i] for x in k)), fmt.format(statistics.fmean(x[i] for x in c))]
         print(f"| {sc} | " + " | ".join(cells) + " |")
     return 0

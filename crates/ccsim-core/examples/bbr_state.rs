@@ -5,7 +5,7 @@
 //!     cargo run --release -p ccsim-core --example bbr_state -- SCENARIO.json [SECONDS] [FROM]
 //!
 //! Prints one CSV row per sample (time, in recovery, cwnd and flight in segments, pacing
-//! rate, BtlBw, pacing gain). SCENARIO.json is a scenario document in JSON whose flow 0
+//! rate, BtlBw, pacing gain, RTprop in ms). SCENARIO.json is a scenario document in JSON whose flow 0
 //! runs BBR, e.g. the kernel bench's (`kernel_bench.ccsim_doc(...)` dumped with
 //! `json.dump`); docs/validation.md §6, "SACK compression, shown", sets it beside the
 //! kernel's TCP_INFO and TCP_CC_INFO samples of a kept run (`snd.json`).
@@ -27,7 +27,7 @@ fn main() {
     let text = std::fs::read_to_string(&path).expect("read the scenario");
     let sc = ccsim_core::scenario::from_json_str(&text, &path).expect("a valid scenario");
     let mut sim = Simulation::new(sc).expect("a valid scenario");
-    println!("t_s,recovery,cwnd,in_flight,pacing_mbps,btl_bw_mbps,pacing_gain");
+    println!("t_s,recovery,cwnd,in_flight,pacing_mbps,btl_bw_mbps,pacing_gain,rt_prop_ms");
     let mut t = Dur::from_millis(20);
     while t < Dur::from_secs(secs) {
         sim.run_until(SimTime::ZERO + t);
@@ -36,14 +36,15 @@ fn main() {
                 if let AnyCc::Boxed(b) = s.cc() {
                     if let Some(b) = b.as_any().downcast_ref::<Bbr>() {
                         println!(
-                            "{:.3},{},{},{},{:.4},{:.4},{}",
+                            "{:.3},{},{},{},{:.4},{:.4},{},{:.3}",
                             t.secs(),
                             u8::from(s.in_recovery()),
                             b.cwnd_segments(),
                             s.in_flight_segments(),
                             b.pacing_bytes_per_sec() * 8e-6,
                             b.btl_bw() * 8e-6,
-                            b.pacing_gain()
+                            b.pacing_gain(),
+                            b.rt_prop().map_or(f64::NAN, |d| d.secs() * 1e3)
                         );
                     }
                 }

@@ -65,7 +65,8 @@ pub enum RttSample {
     #[default]
     Timestamp,
     /// Linux's `rs->rtt_us`: the most recently sent original segment the ACK delivered,
-    /// cumulatively or by SACK, else the echoed timestamp when snd.una advanced.
+    /// cumulatively or by SACK, else the echoed timestamp when snd.una advanced, read in
+    /// whole milliseconds and from a retransmission too.
     Linux,
 }
 
@@ -137,8 +138,8 @@ pub const PARAMS: &[Param] = &[
         .doc("an RTT sample replaces RTprop only if strictly lower (or RTprop expired): equal samples do not postpone PROBE_RTT")
         .source("off: draft-00 §4.1.2.3 (≤); tcp_bbr.c:950–952 (<, the linux profile)"),
     Param::choice("rtt_sample", "timestamp", &["timestamp", "linux"])
-        .doc("the RTT sample RTprop takes: timestamp, the ACK's echoed timestamp (for a delayed ACK of two segments, the first one's); linux, the most recently sent original segment the ACK delivered (cumulatively or by SACK), else the echoed timestamp when snd.una advanced")
-        .source("timestamp: the transport's RTT sample (draft-00 §4.1.2.3 leaves the sample to the transport); linux: rs->rtt_us, tcp_ack_update_rtt, net/ipv4/tcp_input.c:3215–3239, 3470–3488 (the linux profile)"),
+        .doc("the RTT sample RTprop takes: timestamp, the ACK's echoed timestamp (for a delayed ACK of two segments, the first one's); linux, the most recently sent original segment the ACK delivered (cumulatively or by SACK), else the echoed timestamp when snd.una advanced, in whole milliseconds of the 1 kHz timestamp clock and from a retransmission too")
+        .source("timestamp: the transport's RTT sample (draft-00 §4.1.2.3 leaves the sample to the transport); linux: rs->rtt_us, tcp_ack_update_rtt, net/ipv4/tcp_input.c:3215–3239, 3470–3488, tcp_rtt_tsopt_us :709–724 (the linux profile)"),
 ];
 
 impl Default for BbrConfig {
