@@ -7,6 +7,13 @@ docs/validation.md §6, "BBR"): where BBR's bandwidth estimate comes from.
     # no root: the samples of the kernel's capture beside those of ccsim's (trace.pcap)
     .venv/bin/python benches/linux/rate_samples.py analyse out/rate-samples/runs/q8-bbr-0
 
+`analyse` also sorts the samples by whether SACK compression held the ACK that starts them
+and the one that ends them (an ACK is held when it leaves the receiver over 0.5 ms after the
+data segment before it: the kernel's from the emulator's log, ccsim's from a capture of the
+receiver's link) and by which phase bounds them, and counts, after each immediate ACK of a
+partial fill, the SACKs sent at once before the first held one (`__tcp_ack_snd_check`:
+docs/tcp.md §6, "SACK compression").
+
 The replay follows `tcp_rate_skb_sent` / `tcp_rate_skb_delivered` / `tcp_rate_gen` per
 segment (the capture shows segments, not the kernel's GSO packets): each segment sent keeps
 the delivered count, the time of the last delivery and the send time of the most recently
@@ -19,6 +26,8 @@ sampler. Needs tshark.
 from __future__ import annotations
 
 import argparse
+import bisect
+import csv
 import statistics
 import subprocess
 import sys
@@ -64,7 +73,7 @@ def replay(rows: list[tuple], sender: str, base: int) -> list[dict]:
             retx = i in rec or i < una
             if high <= una:  # nothing outstanding: the sample starts now (tcp_rate_skb_sent)
                 first = dtime = t
-            rec[i] = [delivered, dtime, first, t, retx, False, dtime_sack]
+            rec[i] = [delivered, dtime, first, t, retx, False, dtime_sack, dtime]
             if retx and recovery_until is None:
                 recovery_until = high
             high = max(high, i + 1)
@@ -98,7 +107,7 @@ def replay(rows: list[tuple], sender: str, base: int) -> list[dict]:
             if max(send, ackp) >= min_rtt:
                 out.append({"t": t, "rate": (delivered - r[0]) * MSS * 8 / max(send, ackp) / 1e6,
                             "segments": delivered - r[0], "send_ms": send * 1e3, "ack_ms": ackp * 1e3,
-                            "sack_start": r[6], "recovery": recovery_until is not None})
+                            "sack_start": r[6], "recovery": recovery_until is not None, "t0": r[7]})
         if newly:
             dtime, dtime_sack = t, bool(blocks)
         if recovery_until is not None and una >= recovery_until:
@@ -130,6 +139,62 @@ def summary(name: str, samples: list[dict], from_s: float = 5.0) -> str:
     return (f"| {name} | {len(s)} | {pct[0]:.3f} | {pct[1]:.3f} | {rates[-1]:.3f} | {len(hi)} | "
             f"{sum(x['sack_start'] for x in hi)} | {sum(x['sack_start'] for x in s)} | "
             f"{early[0]} of {early[1]} | {late[0]} of {late[1]} |")
+
+
+HELD_S = 0.0005  # an ACK that leaves this long after the data before it was held
+
+
+def holds(data: list[float], acks: list[float]) -> list[float]:
+    """Per ACK (in order), the time since the newest data segment before it left for the
+    receiver (both lists sorted, seconds)."""
+    out = []
+    for t in acks:
+        i = bisect.bisect_right(data, t) - 1
+        out.append(t - data[i] if i >= 0 else 0.0)
+    return out
+
+
+def kernel_holds(run: Path) -> list[float]:
+    """The kernel's ACK holds, from the emulator's log: each ACK's arrival less the write of
+    the newest data frame before it."""
+    with open(run / "emu.log") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    data = sorted(int(r["sent_ns"]) / 1e9 for r in rows if r["dir"] == "0" and r["verdict"] == "sent")
+    return holds(data, sorted(int(r["arrival_ns"]) / 1e9 for r in rows if r["dir"] == "1"))
+
+
+def by_hold(samples: list[dict], acks: list[tuple], hold: list[float], from_s: float = 5.0) -> dict:
+    """The samples after `from_s` by (start held, end held, ACK-bound): count, median rate,
+    count over 9.80 Mb/s. `acks` are the sender's ACK frames in order, `hold` theirs."""
+    held = {a[0]: h > HELD_S for a, h in zip(acks, hold)}
+    t_first = samples[0]["t"]
+    cells: dict[tuple, list[float]] = {}
+    for x in samples:
+        if x["t"] - t_first < from_s or x["t"] not in held or x["t0"] not in held:
+            continue
+        key = (held[x["t0"]], held[x["t"]], x["ack_ms"] > x["send_ms"])
+        cells.setdefault(key, []).append(x["rate"])
+    return {k: (len(v), statistics.median(v), sum(r > 9.80 for r in v)) for k, v in sorted(cells.items())}
+
+
+def after_partial_fill(acks: list[tuple], hold: list[float]) -> dict[int, int]:
+    """After each immediate ACK of a partial fill (snd.una moved, SACK blocks remain): how
+    many SACKs went at once before the first held one (sequences ended by another fill are
+    not counted)."""
+    counts: dict[int, int] = {}
+    state = None
+    prev = None
+    for a, h in zip(acks, hold):
+        if a[4] != prev:
+            prev = a[4]
+            state = 0 if a[5] and h <= HELD_S else None
+        elif state is not None and a[5]:
+            if h > HELD_S:
+                counts[state] = counts.get(state, 0) + 1
+                state = None
+            else:
+                state += 1
+    return dict(sorted(counts.items()))
 
 
 def record(a: argparse.Namespace) -> int:
@@ -164,27 +229,54 @@ def analyse(a: argparse.Namespace) -> int:
     import kernel_bench as KB
 
     scenario, cc, _ = a.run.name.rsplit("-", 2)
-    kernel = replay(frames(a.run / "sender.pcap"), "10.213.0.1", 1)
+    krows = frames(a.run / "sender.pcap")
+    kernel = replay(krows, "10.213.0.1", 1)
     seconds = kernel[-1]["t"] - kernel[0]["t"]
     doc = KB.ccsim_doc(scenario, cc, round(seconds), 1, [0.0], "linux")
-    doc.setdefault("trace", {})["pcap"] = ["s0->r1", "r1->s0"]
+    doc.setdefault("trace", {})["pcap"] = ["s0->r1", "r1->s0", "r2->d0", "d0->r2"]
     res = ccsim.run(doc, progress=False)
     tmp = a.run / "ccsim"
     tmp.mkdir(exist_ok=True)
-    rows = []
-    for link in ("s0->r1", "r1->s0"):
-        f = tmp / f"{link.replace('->', '-')}.pcap"
-        f.write_bytes(bytes(res.pcap(link)))
-        rows += frames(f)
-    rows.sort(key=lambda r: r[0])
+
+    def capture(links: tuple[str, ...]) -> list[tuple]:
+        rows = []
+        for link in links:
+            f = tmp / f"{link.replace('->', '-')}.pcap"
+            f.write_bytes(bytes(res.pcap(link)))
+            rows += frames(f)
+        return sorted(rows, key=lambda r: r[0])
+
+    rows = capture(("s0->r1", "r1->s0"))
     sender = next(r[1] for r in rows if r[3] > 0)
     sim = replay(rows, sender, 0)
+    at_rcv = capture(("r2->d0", "d0->r2"))
+    sim_acks = [r for r in rows if r[1] != sender]
+    sim_hold = holds([r[0] for r in at_rcv if r[1] == sender and r[3] > 0], [r[0] for r in at_rcv if r[1] != sender])
+    k_acks = [r for r in krows if r[1] != "10.213.0.1"]
+    k_hold = kernel_holds(a.run)
+    if len(k_hold) != len(k_acks):
+        print(f"the capture has {len(k_acks)} ACKs and the emulator's log {len(k_hold)}: not aligned", file=sys.stderr)
+        return 1
+    n = min(len(sim_acks), len(sim_hold))  # ACKs still on the way at the end
+    sim_acks, sim_hold = sim_acks[:n], sim_hold[:n]
     print(f"{scenario} / {cc}: delivery-rate samples after 5 s (Mb/s of payload; the bottleneck carries 9.653)\n")
     print("| side | samples | median | p99 | max | over 9.80 | … starting at a SACK | all starting at a SACK "
           "| gain cycles with one over 9.80, 5–10 s | … after 10 s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     print(summary("kernel", kernel))
     print(summary("ccsim", sim))
+    print("\nThe samples by whether SACK compression held their first and last ACK and which phase bounds them "
+          "(count, median Mb/s, over 9.80):\n")
+    print("| first ACK | last ACK | bound by | kernel | ccsim |")
+    print("|---|---|---|---|---|")
+    kc, sc = by_hold(kernel, k_acks, k_hold), by_hold(sim, sim_acks, sim_hold)
+    for key in sorted(set(kc) | set(sc)):
+        cell = lambda c: "{} / {:.3f} / {}".format(*c[key]) if key in c else "–"  # noqa: E731
+        names = ("held" if key[0] else "at once", "held" if key[1] else "at once", "ACKs" if key[2] else "sends")
+        print(f"| {names[0]} | {names[1]} | {names[2]} | {cell(kc)} | {cell(sc)} |")
+    print("\nAfter an immediate partial-fill ACK, the SACKs sent at once before the first held one "
+          "(count of such sequences):\n")
+    print(f"kernel {after_partial_fill(k_acks, k_hold)}; ccsim {after_partial_fill(sim_acks, sim_hold)}")
     return 0
 
 
