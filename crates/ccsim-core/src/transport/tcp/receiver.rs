@@ -269,49 +269,12 @@ impl TcpReceiver {
         }
         let seq = pkt.seq;
         if seq == self.rcv_nxt {
-            let before = self.rcv_nxt;
             self.deliver(now, seq, seq + 1);
-            let filled_hole = !self.ooo.is_empty();
-            let held = if filled_hole && self.autotune.is_some() {
-                self.ooo_segments()
+            if self.ooo.is_empty() && self.autotune.is_none() {
+                self.ack_in_order(now, pkt, out, false);
             } else {
-                0
-            };
-            if filled_hole && self.ooo[0].0 == self.rcv_nxt {
-                let (a, b) = self.ooo.remove(0);
-                self.deliver(now, a, b);
+                self.on_in_order_held(now, pkt, out);
             }
-            if self.autotune.is_some() {
-                self.autotune_on_segment(now, pkt, held);
-            }
-            self.unread = self.rcv_nxt - before;
-            // RFC 5681 §4.2: ACK at once when a segment fills (part of) a gap; else at least
-            // every second full-sized segment, or when the delayed-ACK timer expires. Under
-            // SACK compression Linux sends the ACK of a partial fill by compression's rule
-            // unless it is a window update or quick-ACK mode is on (`__tcp_ack_snd_check`,
-            // net/ipv4/tcp_input.c:5816–5857 of 6.12): at once too, but as the first of the
-            // three duplicates that go at once before SACKs are held.
-            if filled_hole
-                && !self.ooo.is_empty()
-                && self.compress.is_some()
-                && self.quick == 0
-                && !self.window_update_due()
-            {
-                self.compressed_ack(now, out);
-            } else if filled_hole
-                || self.delack.is_none()
-                || self.unacked >= 1
-                || self.quick > 0
-                || (pkt.flags & FLAG_PSH != 0 && self.pushed_ack_due(pkt))
-            {
-                self.send_ack(now, out);
-            } else {
-                self.unacked += 1;
-                if self.delack_deadline.is_none() {
-                    self.delack_deadline = self.delack.map(|d| now + d);
-                }
-            }
-            self.unread = 0;
         } else if seq > self.rcv_nxt {
             if self.compress.is_some() {
                 return self.on_out_of_order_compressed(now, pkt, out);
@@ -325,6 +288,69 @@ impl TcpReceiver {
             self.quick = self.quick.max(self.quick_acks);
             self.send_ack(now, out);
         }
+    }
+
+    /// The ACK of an in-order segment (RFC 5681 §4.2): at once when it fills (part of) a gap
+    /// (`filled_hole`); else at least every second full-sized segment, or when the
+    /// delayed-ACK timer expires.
+    #[inline]
+    fn ack_in_order(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        out: &mut Vec<Packet>,
+        filled_hole: bool,
+    ) {
+        if filled_hole
+            || self.delack.is_none()
+            || self.unacked >= 1
+            || self.quick > 0
+            || (pkt.flags & FLAG_PSH != 0 && self.pushed_ack_due(pkt))
+        {
+            self.send_ack(now, out);
+        } else {
+            self.unacked += 1;
+            if self.delack_deadline.is_none() {
+                self.delack_deadline = self.delack.map(|d| now + d);
+            }
+        }
+    }
+
+    /// An in-order segment, delivered, with segments held out of order or the window model
+    /// on: the held segments it joins are delivered, the window model sees it, and its ACK
+    /// goes as `ack_in_order` says — but under SACK compression Linux sends the ACK of a
+    /// partial fill by compression's rule unless it is a window update or quick-ACK mode is
+    /// on (`__tcp_ack_snd_check`, net/ipv4/tcp_input.c:5816–5857 of 6.12): at once too, but
+    /// as the first of the three duplicates that go at once before SACKs are held.
+    #[cold]
+    #[inline(never)]
+    fn on_in_order_held(&mut self, now: SimTime, pkt: &Packet, out: &mut Vec<Packet>) {
+        self.unread = 1;
+        let filled_hole = !self.ooo.is_empty();
+        let held = if filled_hole && self.autotune.is_some() {
+            self.ooo_segments()
+        } else {
+            0
+        };
+        if filled_hole && self.ooo[0].0 == self.rcv_nxt {
+            let (a, b) = self.ooo.remove(0);
+            self.unread += b - a;
+            self.deliver(now, a, b);
+        }
+        if self.autotune.is_some() {
+            self.autotune_on_segment(now, pkt, held);
+        }
+        if filled_hole
+            && self.compress.is_some()
+            && !self.ooo.is_empty()
+            && self.quick == 0
+            && !self.window_update_due()
+        {
+            self.compressed_ack(now, out);
+        } else {
+            self.ack_in_order(now, pkt, out, filled_hole);
+        }
+        self.unread = 0;
     }
 
     /// An out-of-order segment under SACK compression (`sack_compress.rs`): the SACKs held
@@ -353,6 +379,8 @@ impl TcpReceiver {
     /// The ACK of a segment that arrived with segments held out of order, by SACK
     /// compression's rule: at once in quick-ACK mode or by `SackCompress::on_out_of_order`,
     /// else held until compression's timer.
+    #[cold]
+    #[inline(never)]
     fn compressed_ack(&mut self, now: SimTime, out: &mut Vec<Packet>) {
         let rtt = self.receiver_rtt();
         let rcv_nxt = self.rcv_nxt;
@@ -368,6 +396,8 @@ impl TcpReceiver {
 
     /// Whether an ACK of in-order data now is a window update (`RcvAutotune::
     /// window_update_due`); without the window model, taken to be one.
+    #[cold]
+    #[inline(never)]
     fn window_update_due(&self) -> bool {
         let mem = self.ooo_segments() + self.unread;
         self.autotune
