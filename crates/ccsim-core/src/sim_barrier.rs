@@ -20,7 +20,10 @@
 //! Solo phases: with the other core busy, two threads running in parallel lose more to the
 //! scheduler than they gain (`sim_solo`), so the run measures phases of both kinds and, when
 //! one thread alone is faster, lets one thread (the "owner") take every window while the
-//! other sleeps until the owner tries parallel again or the run ends.
+//! other sleeps until the owner tries parallel again or the run ends. The owner is the thread
+//! faster alone, each measured alone once before one is kept (`solo_owner`): the thread
+//! that shares its core with a busy process is slow alone too, and the phase that chooses
+//! solo may end on either thread.
 //!
 //! No lost wake-up: the waiter announces it sleeps (`sleeping`) and then re-reads the
 //! progress counter; the other thread advances the counter and then reads `sleeping`.
@@ -78,6 +81,9 @@ pub(super) struct Phases {
     mode: Mode,
     /// The thread (0: the caller of `run_two`, 1: the one it starts) owning a solo phase.
     owner: usize,
+    /// The latest wall time per window of a solo phase on each thread (ns), if measured: a
+    /// thread that shares its core with a busy process is slow alone too.
+    solo_ns: [Option<f64>; 2],
     start: Instant,
     /// Windows of this phase run in earlier calls.
     carried: usize,
@@ -93,6 +99,7 @@ impl Default for Phases {
         Phases {
             mode: Mode::Parallel,
             owner: 0,
+            solo_ns: [None, None],
             start: Instant::now(),
             carried: 0,
             start_step: 0,
@@ -194,6 +201,24 @@ impl Drop for AbortOnPanic<'_> {
             self.0.aborted.store(true, Ordering::SeqCst);
             if let Some(t) = self.0.threads[1 - self.1].get() {
                 t.unpark();
+            }
+        }
+    }
+}
+
+/// The thread to own a solo phase, `me` being the one that starts it: a thread not yet
+/// measured alone (`me` first), else the faster alone. Solo on the thread that shares its
+/// core with a busy process is slower than parallel, solo on the other faster; the phase's
+/// starter is either, so each is measured before one is kept.
+fn solo_owner(solo_ns: &[Option<f64>; 2], me: usize) -> usize {
+    match (solo_ns[me], solo_ns[1 - me]) {
+        (None, _) => me,
+        (_, None) => 1 - me,
+        (Some(a), Some(b)) => {
+            if b < a {
+                1 - me
+            } else {
+                me
             }
         }
     }
@@ -338,16 +363,24 @@ impl Schedule {
         ph.phases += 1;
         if used == Mode::Solo {
             ph.solo_phases += 1;
+            let owner = ph.owner;
+            ph.solo_ns[owner] = Some(ns);
         }
         let next = ph.chooser.next(used, ns);
         ph.mode = next;
-        ph.owner = me;
+        ph.owner = solo_owner(&ph.solo_ns, me);
         ph.start = Instant::now();
         ph.carried = 0;
         ph.start_step = step;
+        let owner = ph.owner;
         drop(ph);
         match next {
-            Mode::Solo => self.solo.0.store(me, Ordering::SeqCst),
+            Mode::Solo => {
+                self.solo.0.store(owner, Ordering::SeqCst);
+                if owner != me {
+                    self.wake(owner);
+                }
+            }
             Mode::Parallel => {
                 self.solo.0.store(PARALLEL, Ordering::SeqCst);
                 self.wake(1 - me);
@@ -504,6 +537,17 @@ mod tests {
             }
         }
         counts
+    }
+
+    /// The solo owner: a thread not measured alone first (the phase's starter before the
+    /// other), then the faster alone.
+    #[test]
+    fn solo_goes_to_the_thread_faster_alone() {
+        assert_eq!(solo_owner(&[None, None], 1), 1);
+        assert_eq!(solo_owner(&[Some(600.0), None], 0), 1);
+        assert_eq!(solo_owner(&[Some(600.0), Some(20.0)], 0), 1);
+        assert_eq!(solo_owner(&[Some(600.0), Some(20.0)], 1), 1);
+        assert_eq!(solo_owner(&[Some(20.0), Some(20.0)], 1), 1);
     }
 
     /// A thread descheduled between its step and its phase check, while the other thread
