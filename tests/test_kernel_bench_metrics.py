@@ -292,6 +292,21 @@ def test_high_samples_are_counted_once_per_gain_cycle_window():
     assert RS.cycles_with_high_sample(s, 100.0, 5.0, 5.0 + 4 * c + 1e-9) == (2, 4)
 
 
+def test_sacks_at_once_after_a_partial_fill_are_counted_up_to_the_first_held():
+    import rate_samples as RS
+    held, now = 0.0011, 0.00005
+
+    def ack(t, una, sack):
+        return (t, "r", 0, 0, una, [(5, 6)] if sack else [])
+
+    # una 3 (a partial fill, blocks remain), two SACKs at once, a held one; then una 4 (a
+    # fill), one at once, and the next fill (una 7, everything delivered) ends it uncounted
+    acks = [ack(1, 3, True), ack(2, 3, True), ack(3, 3, True), ack(4, 3, True),
+            ack(5, 4, True), ack(6, 4, True), ack(7, 7, False)]
+    hold = [now, now, now, held, now, now, now]
+    assert RS.after_partial_fill(acks, hold) == {2: 1}
+
+
 def test_the_ccsim_values_show_their_range_when_seeds_differ():
     import kernel_bench as K
 
