@@ -35,26 +35,41 @@ def table(rows: list[tuple[float, bool]]) -> dict:
     return out
 
 
+def ack_gaps(data: list[float], acks: list[float]) -> list[float]:
+    """Per ACK time in `acks`, the time since the newest data write before it (`data`
+    sorted; the same unit; None before the first write)."""
+    out = []
+    for t in acks:
+        i = bisect.bisect_right(data, t) - 1
+        out.append(t - data[i] if i >= 0 else None)
+    return out
+
+
 def gaps(data: list[float], acks: list[tuple[float, int]], plain: int) -> list[tuple[float, bool]]:
     data.sort()
-    rows = []
-    for t, size in acks:
-        i = bisect.bisect_right(data, t) - 1
-        if i >= 0:
-            rows.append(((t - data[i]) / 1e3, size > plain))
-    return rows
+    return [(g / 1e3, size > plain) for g, (_, size) in zip(ack_gaps(data, [t for t, _ in acks]), acks)
+            if g is not None]
 
 
-def kernel_rows(run: Path) -> tuple[list[tuple[float, bool]], int]:
+def emulator_log(run: Path) -> tuple[list[float], list[tuple[float, int]], int]:
+    """From a kept run's emulator log: the data frames' write times (ns, sorted), the ACKs'
+    (arrival ns, IP size) in order of arrival, and the data frames its loss dropped."""
     data, acks, lost = [], [], 0
     with open(run / "emu.log") as f:
         for r in csv.DictReader(ln for ln in f if not ln.startswith("#")):
             if r["dir"] == "0":
                 lost += r["verdict"] == "lost"
-                if r["verdict"] == "sent" and r["sent_ns"]:
+                if r["verdict"] == "sent" and r["sent_ns"]:  # (a frame queued at the end: no write)
                     data.append(float(r["sent_ns"]))
             else:
                 acks.append((float(r["arrival_ns"]), int(r["size"])))
+    data.sort()
+    acks.sort()
+    return data, acks, lost
+
+
+def kernel_rows(run: Path) -> tuple[list[tuple[float, bool]], int]:
+    data, acks, lost = emulator_log(run)
     return gaps(data, acks, 52), lost
 
 

@@ -26,8 +26,6 @@ sampler. Needs tshark.
 from __future__ import annotations
 
 import argparse
-import bisect
-import csv
 import statistics
 import subprocess
 import sys
@@ -144,30 +142,22 @@ def summary(name: str, samples: list[dict], from_s: float = 5.0) -> str:
 HELD_S = 0.0005  # an ACK that leaves this long after the data before it was held
 
 
-def holds(data: list[float], acks: list[float]) -> list[float]:
-    """Per ACK (in order), the time since the newest data segment before it left for the
-    receiver (both lists sorted, seconds)."""
-    out = []
-    for t in acks:
-        i = bisect.bisect_right(data, t) - 1
-        out.append(t - data[i] if i >= 0 else 0.0)
-    return out
-
-
 def kernel_holds(run: Path, acks: list[tuple]) -> list[float] | None:
-    """The kernel's ACK holds, from the emulator's log: each ACK's arrival less the write of
-    the newest data frame before it, for the capture's ACK frames `acks`. The log may hold a
-    few ACKs the capture missed at its start or end: the two are aligned where SACK-carrying
-    ACKs (longer than 52 B in the log) agree best; None if no alignment agrees on 99 %."""
-    with open(run / "emu.log") as f:
-        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    data = sorted(int(r["sent_ns"]) / 1e9 for r in rows  # (a frame still queued at the end: no write)
-                  if r["dir"] == "0" and r["verdict"] == "sent" and r["sent_ns"])
-    logged = sorted((int(r["arrival_ns"]) / 1e9, int(r["size"]) > 52) for r in rows if r["dir"] == "1")
-    hold = holds(data, [t for t, _ in logged])
-    best = max(range(len(logged) - len(acks) + 1) if len(logged) >= len(acks) else [],
-               key=lambda o: sum(bool(a[5]) == logged[o + i][1] for i, a in enumerate(acks)), default=None)
-    if best is None or sum(bool(a[5]) == logged[best + i][1] for i, a in enumerate(acks)) < 0.99 * len(acks):
+    """The kernel's ACK holds (s), from the emulator's log (`ack_delays.emulator_log`): each
+    ACK's arrival less the write of the newest data frame before it, for the capture's ACK
+    frames `acks`. The log may hold a few ACKs the capture missed at its start or end: the
+    two are aligned where SACK-carrying ACKs (longer than 52 B in the log) agree best; None
+    if no alignment agrees on 99 %."""
+    import ack_delays as AD
+
+    data, logged, _ = AD.emulator_log(run)
+    hold = [g / 1e9 if g is not None else 0.0 for g in AD.ack_gaps(data, [t for t, _ in logged])]
+
+    def agree(o: int) -> int:
+        return sum(bool(a[5]) == (logged[o + i][1] > 52) for i, a in enumerate(acks))
+
+    best = max(range(len(logged) - len(acks) + 1), key=agree, default=None)
+    if best is None or agree(best) < 0.99 * len(acks):
         return None
     return hold[best:best + len(acks)]
 
@@ -234,6 +224,7 @@ def record(a: argparse.Namespace) -> int:
 
 def analyse(a: argparse.Namespace) -> int:
     sys.path.insert(0, str(HERE))
+    import ack_delays as AD
     import ccsim
     import kernel_bench as KB
 
@@ -260,7 +251,8 @@ def analyse(a: argparse.Namespace) -> int:
     sim = replay(rows, sender, 0)
     at_rcv = capture(("r2->d0", "d0->r2"))
     sim_acks = [r for r in rows if r[1] != sender]
-    sim_hold = holds([r[0] for r in at_rcv if r[1] == sender and r[3] > 0], [r[0] for r in at_rcv if r[1] != sender])
+    sim_hold = [g if g is not None else 0.0 for g in AD.ack_gaps(
+        [r[0] for r in at_rcv if r[1] == sender and r[3] > 0], [r[0] for r in at_rcv if r[1] != sender])]
     k_acks = [r for r in krows if r[1] != "10.213.0.1"]
     k_hold = kernel_holds(a.run, k_acks)
     if k_hold is None:
