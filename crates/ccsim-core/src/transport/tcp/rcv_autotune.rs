@@ -123,7 +123,8 @@ impl RcvAutotune {
         self.rtt_us8 >> 3
     }
 
-    /// The window the receiver would offer now (bytes).
+    /// `rcv_ssthresh`: the most window the receiver offers now (bytes; less while the free
+    /// buffer is smaller, `select_window`).
     pub fn rcv_ssthresh(&self) -> u64 {
         self.rcv_ssthresh
     }

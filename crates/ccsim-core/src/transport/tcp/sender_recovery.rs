@@ -139,12 +139,12 @@ impl TcpSender {
             && self.sack_mode()
             && self.cfg.recovery != RecoverySpec::Prr
             && self.cc.pacing_rate().is_some();
-        if self.sack_mode() && !paced {
-            self.note_retransmit(now, una);
-        } else if !self.sack_mode() {
+        if !self.sack_mode() {
             // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3·SMSS.
             self.inflation = self.cfg.dupthresh as i64 * mss as i64;
             self.lost_no_sack += 1;
+        } else if !paced {
+            self.note_retransmit(now, una);
         }
         self.timed.cancel();
         self.lt_sent = 0;
