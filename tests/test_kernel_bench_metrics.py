@@ -337,3 +337,25 @@ def test_counters_sum_each_runs_increase_over_kept_runs(tmp_path):
     (tmp_path / "m" / "runs" / "old").mkdir()
     (tmp_path / "m" / "runs" / "old" / "snd.json").write_text(json.dumps({"flows": []}))
     assert C.totals([tmp_path / "m"]) == (2, {"TCPSackRecovery": 10, "TCPLossProbes": 1})
+
+
+def test_bbr_model_reads_the_kernels_samples_in_the_window_and_counts_btlbw_over_the_payload_rate(tmp_path):
+    import bbr_model
+
+    fields = ["t_ns", "unacked", "sacked", "lost", "retrans", "snd_cwnd", "bbr_bw", "pacing_rate", "bbr_min_rtt"]
+    payload_bytes_s = bbr_model.PAYLOAD_MBPS * 1e6 / 8
+    rows = []
+    # BtlBw as a share of the payload rate; times from the first sample: 0 s before the window
+    # (10–60 s), 59.9 s the last inside it
+    for t_s, bw in [(0.0, 0.9), (10.0, 1.01), (20.0, 1.01), (30.0, 1.0), (59.9, 5.0)]:
+        t = int(t_s * 1e9)
+        rows.append([t, 40, 2, 1, 1, 80, bw * payload_bytes_s, 0.99 * bw * payload_bytes_s, 42_000])
+    rows.append([int(61e9), 0, 0, 0, 0, 4, 0.0, 0.0, 41_000])  # after the window
+    run = tmp_path / "q8-bbr-0"
+    run.mkdir()
+    (run / "snd.json").write_text(json.dumps({"fields": fields, "flows": [{"samples": rows}]}))
+    bw, pacing, flight, cwnd, rtprop, over = bbr_model.kernel(run)
+    assert bw == pytest.approx(1.01 * bbr_model.PAYLOAD_MBPS)  # median of 1.01, 1.01, 1.0, 5.0
+    assert pacing == pytest.approx(0.99 * 1.01 * bbr_model.PAYLOAD_MBPS)
+    assert (flight, cwnd, rtprop) == (38.0, 80.0, 42.0)
+    assert over == 0.75  # exactly the rate is not over it
