@@ -343,7 +343,9 @@ def test_bbr_model_reads_the_kernels_samples_in_the_window_and_counts_btlbw_over
     import bbr_model
 
     fields = ["t_ns", "unacked", "sacked", "lost", "retrans", "snd_cwnd", "bbr_bw", "pacing_rate", "bbr_min_rtt"]
-    payload_bytes_s = bbr_model.PAYLOAD_MBPS * 1e6 / 8
+    payload = bbr_model.payload_mbps("q8")
+    assert payload == pytest.approx(10 * 1448 / 1500)
+    payload_bytes_s = payload * 1e6 / 8
     rows = []
     # BtlBw as a share of the payload rate; times from the first sample: 0 s before the window
     # (10–60 s), 59.9 s the last inside it
@@ -354,8 +356,8 @@ def test_bbr_model_reads_the_kernels_samples_in_the_window_and_counts_btlbw_over
     run = tmp_path / "q8-bbr-0"
     run.mkdir()
     (run / "snd.json").write_text(json.dumps({"fields": fields, "flows": [{"samples": rows}]}))
-    bw, pacing, flight, cwnd, rtprop, over = bbr_model.kernel(run)
-    assert bw == pytest.approx(1.01 * bbr_model.PAYLOAD_MBPS)  # median of 1.01, 1.01, 1.0, 5.0
-    assert pacing == pytest.approx(0.99 * 1.01 * bbr_model.PAYLOAD_MBPS)
+    bw, pacing, flight, cwnd, rtprop, over = bbr_model.kernel(run, payload)
+    assert bw == pytest.approx(1.01 * payload)  # median of 1.01, 1.01, 1.0, 5.0
+    assert pacing == pytest.approx(0.99 * 1.01 * payload)
     assert (flight, cwnd, rtprop) == (38.0, 80.0, 42.0)
     assert over == 0.75  # exactly the rate is not over it

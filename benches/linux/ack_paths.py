@@ -508,7 +508,7 @@ def pair_backlog_by_cwnd(sends: list[float], acks: list[dict], cwnd_at, t0: floa
 def ccsim_cwnd(run: dict, seconds: float):
     """ccsim's first flow's window (segments) at a time, from a 1 ms trace of the same run."""
     import ccsim
-    doc = KB.ccsim_doc(run["scenario"], run["cc"], seconds, run["seed"], [0.0] * len(KB.SCENARIOS[run["scenario"]][3]),
+    doc = KB.ccsim_doc(run["scenario"], run["cc"], seconds, run["seed"], [0.0] * KB.SCENARIOS[run["scenario"]].flows,
                        "linux")
     doc["trace"]["interval"] = "1ms"
     fs = ccsim.run(doc, progress=False).flow_series

@@ -30,17 +30,20 @@ import kernel_bench  # noqa: E402
 HERE = Path(__file__).parent
 EXAMPLE = HERE.parent.parent / "target" / "release" / "examples" / "bbr_state"
 SCENARIOS = ("q8", "q33", "q133", "loss1e-3", "loss1e-2")
-# The bottleneck's rate of payload, Mb/s; "over" counts BtlBw 0.05 % above it (the kernel's
-# bandwidth is rounded to 2^-24 segments per µs).
-PAYLOAD_MBPS = 10.0 * kernel_bench.MSS / (kernel_bench.MSS + kernel_bench.HEADER)
-OVER = PAYLOAD_MBPS * 1.0005
 
 
-def over_share(bw_mbps: list[float]) -> float:
-    return sum(b > OVER for b in bw_mbps) / len(bw_mbps)
+def payload_mbps(scenario: str) -> float:
+    """The bottleneck's rate of payload, Mb/s."""
+    return kernel_bench.SCENARIOS[scenario].rate_bps * 1e-6 * kernel_bench.MSS / (kernel_bench.MSS + kernel_bench.HEADER)
 
 
-def kernel(run: Path) -> tuple[float, ...] | None:
+def over_share(bw_mbps: list[float], payload: float) -> float:
+    """The share of samples with BtlBw over `payload` (by more than 0.05 %: the kernel's
+    bandwidth is rounded to 2^-24 segments per µs)."""
+    return sum(b > payload * 1.0005 for b in bw_mbps) / len(bw_mbps)
+
+
+def kernel(run: Path, payload: float) -> tuple[float, ...] | None:
     snd = json.loads((run / "snd.json").read_text())
     col = {n: i for i, n in enumerate(snd["fields"])}
     if "bbr_bw" not in col:
@@ -53,7 +56,7 @@ def kernel(run: Path) -> tuple[float, ...] | None:
     return (statistics.median(bw),
             statistics.median(x[col["pacing_rate"]] * 8e-6 for x in w),
             statistics.fmean(flight), statistics.fmean(x[col["snd_cwnd"]] for x in w),
-            statistics.median(x[col["bbr_min_rtt"]] * 1e-3 for x in w), over_share(bw))
+            statistics.median(x[col["bbr_min_rtt"]] * 1e-3 for x in w), over_share(bw, payload))
 
 
 def ccsim(scenario: str, seed: int, host_jitter_us: tuple[float, float]) -> tuple[float, ...]:
@@ -66,7 +69,7 @@ def ccsim(scenario: str, seed: int, host_jitter_us: tuple[float, float]) -> tupl
     return (statistics.median(bw),
             statistics.median(float(r["pacing_mbps"]) for r in rows),
             statistics.fmean(float(r["in_flight"]) for r in rows), statistics.fmean(float(r["cwnd"]) for r in rows),
-            statistics.median(float(r["rt_prop_ms"]) for r in rows), over_share(bw))
+            statistics.median(float(r["rt_prop_ms"]) for r in rows), over_share(bw, payload_mbps(scenario)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
           "| RTprop kernel | ccsim | BtlBw over kernel | ccsim |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for sc in SCENARIOS:
-        k = [v for v in (kernel(r) for r in sorted(runs.glob(f"{sc}-bbr-*"))) if v]
+        k = [v for v in (kernel(r, payload_mbps(sc)) for r in sorted(runs.glob(f"{sc}-bbr-*"))) if v]
         if not k:
             continue
         c = [ccsim(sc, seed, jitter) for seed in (1, 2, 3)]

@@ -130,7 +130,7 @@ def main() -> None:
             drops, arr = kernel_log(log, ports, base + int(w0 * 1e9), base + int(w1 * 1e9))
             drops = [(t - base / 1e9, f) for t, f in drops]
             print("   " + describe("kernel", drop_episodes(drops, w0, w1), burst_sizes(arr)))
-    starts = [0.0] * len(K.SCENARIOS[a.scenario][3])
+    starts = [0.0] * K.SCENARIOS[a.scenario].flows
     for seed in (1, 2, 3):
         doc = K.ccsim_doc(a.scenario, a.cc, a.seconds, seed, starts, "linux")
         doc["trace"]["events"] = ["drop"]

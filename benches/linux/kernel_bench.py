@@ -39,24 +39,18 @@ sys.path.insert(0, str(HERE))
 
 import metrics as M  # noqa: E402
 import netns  # noqa: E402
+from scenarios import BUILTIN, BenchScenario, ScenarioFileError, load_file  # noqa: E402
 
-RATE_BPS = 10_000_000
-ONE_WAY_MS = 20.0  # 40 ms base RTT
 MSS, HEADER = 1448, 52  # 1500-B MTU, IPv4 + TCP + timestamps (docs/sources/linux.md §1.2)
 PORT = 5201
 SPORT0 = 5001
 SSTHRESH_INF = 0x7FFFFFFF  # TCP_INFINITE_SSTHRESH
 
-# name: (description, queue limit in packets, data-direction loss, extra one-way delay per flow)
-SCENARIOS: dict[str, tuple[str, int, float, list[float]]] = {
-    "q8": ("1 flow, DropTail 8 p (¼ BDP)", 8, 0.0, [0.0]),
-    "q33": ("1 flow, DropTail 33 p (1 BDP)", 33, 0.0, [0.0]),
-    "q133": ("1 flow, DropTail 133 p (4 BDP)", 133, 0.0, [0.0]),
-    "loss1e-3": ("1 flow, 33 p, Bernoulli loss 10⁻³", 33, 1e-3, [0.0]),
-    "loss1e-2": ("1 flow, 33 p, Bernoulli loss 10⁻²", 33, 1e-2, [0.0]),
-    "two": ("2 flows, 40 ms RTT each, 33 p", 33, 0.0, [0.0, 0.0]),
-    "rtt40-80": ("2 flows, 40 and 80 ms RTT, 33 p", 33, 0.0, [0.0, 20.0]),
-}
+# The scenarios by name: the built-in seven (10 Mb/s, 40 ms base RTT) and those of
+# --scenario-file or of saved runs (scenarios.py), registered as they are read.
+SCENARIOS: dict[str, BenchScenario] = dict(BUILTIN)
+RATE_BPS = BUILTIN["q33"].rate_bps  # the built-in scenarios' bottleneck
+ONE_WAY_MS = BUILTIN["q33"].one_way_ms  # their one-way delay (40 ms base RTT)
 CCS = ("reno", "cubic", "bbr")
 CCSIM_CC = {"reno": "reno", "cubic": "cubic", "bbr": "bbr"}
 # Controllers that do not cut their window on a loss (BBR): ccsim's reductions per minute
@@ -74,6 +68,34 @@ METRICS = ("goodput_mbps", "srtt_ms", "queue_pkts", "retx", "retx_2s", "timeouts
 # 99th percentile bounds the everyday timing error.
 LAG_P99_MAX_NS = 1_000_000
 LAG_MAX_NS = 100_000_000
+
+
+def register(sc: BenchScenario, source: str) -> None:
+    """Make `sc` runnable by name; the same name with another definition is an error."""
+    have = SCENARIOS.get(sc.name)
+    if have is not None and have != sc:
+        raise ScenarioFileError(f"{source}: scenario {sc.name!r} is defined differently elsewhere: "
+                                f"{sc.to_json()} against {have.to_json()}")
+    SCENARIOS[sc.name] = sc
+
+
+def register_saved(path: Path) -> None:
+    """The scenarios of a saved results.json's kernel runs (recorded since --scenario-file;
+    runs saved before have built-in scenarios only)."""
+    try:
+        runs = json.loads(path.read_text())["kernel"]
+    except (OSError, ValueError, KeyError) as e:
+        raise ScenarioFileError(f"{path}: not a kernel bench results.json ({e})") from None
+    for r in runs:
+        if "scenario_def" in r:
+            register(BenchScenario.from_json(r["scenario_def"]), str(path))
+
+
+def describe(sc: BenchScenario) -> str:
+    rtts = "/".join(f"{2 * (sc.one_way_ms + x):g}" for x in sc.extra_ms)
+    loss = f", loss {sc.loss:g}" if sc.loss else ""
+    return (f"{sc.name}: {sc.flows} flow(s), {sc.rate_bps / 1e6:g} Mb/s, base RTT {rtts} ms, DropTail {sc.limit} p"
+            f"{loss}" + (f" ({sc.description})" if sc.description else ""))
 
 
 def _interrupt(*_) -> None:
@@ -184,12 +206,13 @@ def netstat_recoveries_per_min(snd: dict, t_start: int, w0: float, w1: float) ->
 def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path, tag: str,
                keep_logs: bool, sysctls: tuple[str, ...] = (), before_teardown=None, on_up=None,
                recv_args: tuple[str, ...] = ()) -> dict:
-    _, limit, loss, extras = SCENARIOS[name]
+    sc = SCENARIOS[name]
+    extras = sc.extra_ms
     d = out / "runs" / f"{name}-{cc}-{k}"
     d.mkdir(parents=True, exist_ok=True)
     seed = k + 1
-    emu_args = [str(emu), "run", "--sender-if", "es", "--receiver-if", "er", "--rate-bps", str(RATE_BPS),
-                "--delay-ms", str(ONE_WAY_MS), "--limit", str(limit), "--loss", repr(loss), "--seed", str(seed),
+    emu_args = [str(emu), "run", "--sender-if", "es", "--receiver-if", "er", "--rate-bps", str(sc.rate_bps),
+                "--delay-ms", str(sc.one_way_ms), "--limit", str(sc.limit), "--loss", repr(sc.loss), "--seed", str(seed),
                 "--duration-s", str(seconds + 20), "--log", str(d / "emu.log"), "--summary", str(d / "emu.json"),
                 "--rt-priority", "50"]
     for i, x in enumerate(extras):
@@ -232,7 +255,7 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
     w0, w1 = window(seconds)
     flows = kernel_series(snd, t_start, seconds)
     q = queue_from_log(d / "emu.log", summ["t0_mono_ns"], t_start, w0, w1)
-    lost = lost_data_packets(d / "emu.log") if SCENARIOS[name][2] > 0 else None
+    lost = lost_data_packets(d / "emu.log") if sc.loss > 0 else None
     if not keep_logs:
         (d / "emu.log").unlink()
     flags = []
@@ -248,7 +271,7 @@ def kernel_run(name: str, cc: str, k: int, seconds: float, out: Path, emu: Path,
     sndbuf_frac = max(s[col["sndbuf_limited"]] for s in last) / (seconds * 1e6)
     m = M.scenario_metrics(flows, q, w0, w1)
     m["recoveries_per_min"] = netstat_recoveries_per_min(snd, t_start, w0, w1)
-    return {"scenario": name, "cc": cc, "run": k, "seed": seed, "starts_s": starts,
+    return {"scenario": name, "scenario_def": sc.to_json(), "cc": cc, "run": k, "seed": seed, "starts_s": starts,
             "metrics": m, "flags": flags,
             "emulator": {k2: summ[k2] for k2 in ("packets", "sent", "lost", "overflow", "replay_exact", "lag_ns",
                                                   "oversize_frames", "max_frame", "send_errors", "realtime")},
@@ -277,14 +300,16 @@ def ccsim_doc(name: str, cc: str, seconds: float, seed: int, starts: list[float]
     flow after the profile (`--ccsim-set`), e.g. {"tso_defer": True}. `lost`: the data packets
     a kernel run's emulator dropped (`lost_data_packets`), dropped again in place of ccsim's
     own Bernoulli draws (`--paired-loss`)."""
-    _, limit, loss, extras = SCENARIOS[name]
+    sc = SCENARIOS[name]
+    limit, loss, extras = sc.limit, sc.loss, sc.extra_ms
     if lost is not None:
         loss = {"kind": "scripted", "data_packets": lost} if lost else "none"
     q = {"kind": "droptail", "limit": limit}
     fast = {"rate": "10Gbps", "queue": {"kind": "droptail", "limit": 10000}}
     links = [
-        {"from": "r1", "to": "r2", "rate": "10Mbps", "delay": f"{ONE_WAY_MS}ms", "queue": q, "loss": loss},
-        {"from": "r2", "to": "r1", "rate": "10Mbps", "delay": f"{ONE_WAY_MS}ms", "queue": q},
+        {"from": "r1", "to": "r2", "rate": f"{sc.rate_bps}bps", "delay": f"{sc.one_way_ms}ms", "queue": q,
+         "loss": loss},
+        {"from": "r2", "to": "r1", "rate": f"{sc.rate_bps}bps", "delay": f"{sc.one_way_ms}ms", "queue": q},
     ]
     flows = []
     for i, x in enumerate(extras):
@@ -372,7 +397,7 @@ def ccsim_run(name: str, cc: str, seconds: float, seed: int, starts: list[float]
               host_jitter_us: tuple[float, float] = (0.0, 0.0), flow_set: dict | None = None,
               lost: list[int] | None = None) -> dict:
     import ccsim
-    n = len(SCENARIOS[name][3])
+    n = SCENARIOS[name].flows
     res = ccsim.run(ccsim_doc(name, cc, seconds, seed, starts, profile, host_jitter_us, flow_set, lost),
                     progress=False)
     flows = ccsim_series(res, n)
@@ -457,6 +482,9 @@ def markdown(summary: dict, meta: dict) -> str:
              "**Ratios ccsim / kernel** (kernel run-to-run spread, (max − min) / mean, in brackets):", ""]
     if len(meta.get("sources", [])) > 1:
         lines[1:1] = ["", "Kernel runs from: " + "; ".join(meta["sources"]) + "."]
+    custom = sorted({row["scenario"] for row in summary.values()} - set(BUILTIN))
+    if custom:
+        lines[1:1] = ["", "Scenarios not built in: " + "; ".join(describe(SCENARIOS[n]) for n in custom) + "."]
     head = "| scenario | cc | " + " | ".join(SHORT[m] for m in METRICS) + " |"
     lines += [head, "|" + "---|" * (len(METRICS) + 2)]
     for key, row in summary.items():
@@ -552,7 +580,7 @@ def counters_from_runs(kernel: list[dict], d: Path, seconds: float) -> None:
     w0, w1 = window(seconds)
     for r in kernel:
         log = d / "runs" / f"{r['scenario']}-{r['cc']}-{r['run']}" / "emu.log"
-        if "lost_data_packets" not in r and SCENARIOS[r["scenario"]][2] > 0 and log.exists():
+        if "lost_data_packets" not in r and SCENARIOS[r["scenario"]].loss > 0 and log.exists():
             r["lost_data_packets"] = lost_data_packets(log)
         if math.isfinite(r["metrics"].get("recoveries_per_min", math.nan)):
             continue
@@ -588,7 +616,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="one 10 s run per case (to try the bench)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--seconds", type=float, default=60.0)
-    p.add_argument("--scenarios", default=",".join(SCENARIOS))
+    p.add_argument("--scenarios", help="comma-separated names (default: those of --scenario-file if given, "
+                   f"else the built-in {','.join(BUILTIN)})")
+    p.add_argument("--scenario-file", type=Path, action="append", default=[], metavar="FILE",
+                   help="a TOML file of [[scenario]] tables (benches/linux/scenarios.py, README); repeatable")
     p.add_argument("--cc", default=",".join(CCS))
     p.add_argument("--jobs", type=int, default=1, help="kernel runs at once (each in its own namespaces)")
     p.add_argument("--out", type=Path)
@@ -627,7 +658,17 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.quick:
         a.runs, a.seconds = 1, 10.0
-    scen = [s for s in a.scenarios.split(",") if s]
+    try:
+        from_files = []
+        for f in a.scenario_file:
+            for sc in load_file(f).values():
+                register(sc, str(f))
+                from_files.append(sc.name)
+        for f in a.from_kernel or []:
+            register_saved(f)
+    except ScenarioFileError as e:
+        p.error(str(e))
+    scen = [s for s in (a.scenarios or ",".join(from_files or BUILTIN)).split(",") if s]
     ccs = [c for c in a.cc.split(",") if c]
     bad = [s for s in scen if s not in SCENARIOS] + [c for c in ccs if c not in CCS]
     bad += [kv for kv in a.sysctl if not kv.startswith("net.ipv4.tcp_") or "=" not in kv]
@@ -684,7 +725,7 @@ def main(argv: list[str] | None = None) -> int:
         ex.shutdown()
         meta = {"kernel": platform.release(), "date": dt.datetime.now().isoformat(timespec="seconds"),
                 "command": " ".join(shlex.quote(x) for x in sys.argv), "seconds": a.seconds, "runs": a.runs,
-                "window": window(a.seconds), "rate_bps": RATE_BPS, "one_way_ms": ONE_WAY_MS,
+                "window": window(a.seconds), "scenarios": {n: SCENARIOS[n].to_json() for n in scen},
                 "offloads": kernel[0]["offloads"] if kernel else {}, "qdisc": kernel[0]["qdisc"] if kernel else {},
                 "sender_sysctls": a.sysctl, "receiver_pingpong": a.pingpong}
     profile = None
@@ -703,7 +744,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.paired_loss:
         meta["ccsim_options"] += "; the kernel runs' own losses (--paired-loss)"
         missing = [f"{r['scenario']}/{r['cc']}/{r['run']}" for r in kernel
-                   if r["scenario"] in scen and SCENARIOS[r["scenario"]][2] > 0 and "lost_data_packets" not in r]
+                   if r["scenario"] in scen and SCENARIOS[r["scenario"]].loss > 0 and "lost_data_packets" not in r]
         if missing:
             p.error(f"--paired-loss: no lost packets recorded for {', '.join(missing)}; give --runs-dir with "
                     f"their kept emulator logs (kernel_bench.py --keep-logs)")

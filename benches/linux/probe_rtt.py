@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         t = (s[:, col["t_ns"]] - snd["flows"][0]["start_ns"]) / 1e9
         print(f"kernel {d.name}: PROBE_RTT at {episode_starts(t, s[:, col['snd_cwnd']])} s")
         seed = int(d.name.rsplit("-", 1)[1]) + 1
-        n = len(K.SCENARIOS[a.scenario][3])
+        n = K.SCENARIOS[a.scenario].flows
         doc = K.ccsim_doc(a.scenario, "bbr", 60.0, seed, [0.0] * n, "linux", flow_set=dict(a.ccsim_set))
         f = ccsim.run(doc, progress=False).flow_series
         f = f[f.flow == "f0"]

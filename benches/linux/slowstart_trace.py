@@ -117,7 +117,7 @@ def hystart_counters(tb, d: Path) -> None:
 
 
 def record(a: argparse.Namespace) -> int:
-    extras = KB.SCENARIOS[a.scenario][3]
+    extras = KB.SCENARIOS[a.scenario].extra_ms
     ports = [KB.SPORT0 + i for i in range(len(extras))]
     d = KB.traced_run(a, ProbeTrace(ports, KB.PORT), "probe.txt", "t",
                       lambda trace: f"{trace.count('tcp_probe:')} probe events",
@@ -197,7 +197,7 @@ def read_pcap(raw: bytes) -> list[tuple[float, int, int, int, int, int]]:
 def ccsim_stream(scenario: str, cc: str, seed: int, seconds: float) -> dict:
     """The same for ccsim's first flow: a capture on its access link (as the sender sees it)."""
     import ccsim
-    doc = KB.ccsim_doc(scenario, cc, seconds, seed, [0.0] * len(KB.SCENARIOS[scenario][3]), "linux")
+    doc = KB.ccsim_doc(scenario, cc, seconds, seed, [0.0] * KB.SCENARIOS[scenario].flows, "linux")
     for ln in doc["link"]:
         if ln.get("between") == ["s0", "r1"]:
             ln["name"] = "access0"
@@ -420,7 +420,7 @@ def ccsim_held(scenario: str, cc: str, seed: int, seconds: float, since: float, 
     import bisect
 
     import ccsim
-    doc = KB.ccsim_doc(scenario, cc, seconds, seed, [0.0] * len(KB.SCENARIOS[scenario][3]), "linux",
+    doc = KB.ccsim_doc(scenario, cc, seconds, seed, [0.0] * KB.SCENARIOS[scenario].flows, "linux",
                        flow_set=flow_set)
     doc["trace"]["interval"] = "1ms"
     doc["trace"]["pcap"] = ["s0->r1", "r1->s0"]
