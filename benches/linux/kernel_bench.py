@@ -79,16 +79,20 @@ def register(sc: BenchScenario, source: str) -> None:
     SCENARIOS[sc.name] = sc
 
 
-def register_saved(path: Path) -> None:
+def register_saved(path: Path) -> list[str]:
     """The scenarios of a saved results.json's kernel runs (recorded since --scenario-file;
-    runs saved before have built-in scenarios only)."""
+    runs saved before have built-in scenarios only), registered; their names in order."""
     try:
         runs = json.loads(path.read_text())["kernel"]
     except (OSError, ValueError, KeyError) as e:
         raise ScenarioFileError(f"{path}: not a kernel bench results.json ({e})") from None
+    names = []
     for r in runs:
         if "scenario_def" in r:
             register(BenchScenario.from_json(r["scenario_def"]), str(path))
+        if r["scenario"] not in names:
+            names.append(r["scenario"])
+    return names
 
 
 def describe(sc: BenchScenario) -> str:
@@ -617,7 +621,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--scenarios", help="comma-separated names (default: those of --scenario-file if given, "
-                   f"else the built-in {','.join(BUILTIN)})")
+                   f"else those of the --from-kernel runs, else the built-in {','.join(BUILTIN)})")
     p.add_argument("--scenario-file", type=Path, action="append", default=[], metavar="FILE",
                    help="a TOML file of [[scenario]] tables (benches/linux/scenarios.py, README); repeatable")
     p.add_argument("--cc", default=",".join(CCS))
@@ -664,11 +668,12 @@ def main(argv: list[str] | None = None) -> int:
             for sc in load_file(f).values():
                 register(sc, str(f))
                 from_files.append(sc.name)
+        saved = []
         for f in a.from_kernel or []:
-            register_saved(f)
+            saved += [n for n in register_saved(f) if n not in saved]
     except ScenarioFileError as e:
         p.error(str(e))
-    scen = [s for s in (a.scenarios or ",".join(from_files or BUILTIN)).split(",") if s]
+    scen = [s for s in (a.scenarios or ",".join(from_files or saved or BUILTIN)).split(",") if s]
     ccs = [c for c in a.cc.split(",") if c]
     bad = [s for s in scen if s not in SCENARIOS] + [c for c in ccs if c not in CCS]
     bad += [kv for kv in a.sysctl if not kv.startswith("net.ipv4.tcp_") or "=" not in kv]

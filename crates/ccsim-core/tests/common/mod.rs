@@ -40,6 +40,7 @@ pub fn tcp(recovery: RecoverySpec) -> TcpSpec {
         pacing: Default::default(),
         lost_retransmit: Default::default(),
         loss_marking: Default::default(),
+        prr: Default::default(),
         ssthresh_from: LossFlight::FlightSize,
         sack_option_bytes: false,
         recovery_burst: None,

@@ -73,6 +73,8 @@ pub struct TcpSpec {
     pub lost_retransmit: LostRetransmit,
     #[serde(default)]
     pub loss_marking: LossMarking,
+    #[serde(default)]
+    pub prr: PrrForm,
     /// ECN (declared in TCP_PARAMS; MPTCP subflows do not use it).
     #[serde(default)]
     pub ecn: EcnMode,
@@ -235,6 +237,19 @@ pub enum LossMarking {
     Rack,
 }
 
+/// PRR's form (`prr`, `recovery = "prr"`): RFC 6937's or Linux's (`prr.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrrForm {
+    /// RFC 6937 §3 (PRR-SSRB): RecoverFS = FlightSize at entry; the slow-start bound's
+    /// extra segment on every ACK.
+    #[default]
+    Rfc6937,
+    /// Linux `tcp_cwnd_reduction`: RecoverFS = the window at entry (`prior_cwnd`); the
+    /// extra segment only when the ACK advanced snd.una and marked no new loss.
+    Linux,
+}
+
 /// The initial window of RFC 5681 §3.1 for a given SMSS, in segments.
 pub fn rfc5681_initial_window(mss: u32) -> u32 {
     if mss > 2190 {
@@ -300,6 +315,9 @@ pub const SENDER: &[Param] = &[
     Param::choice("loss_marking", "dupthresh", &["dupthresh", "rack"])
         .doc("SACK recoveries: when a segment not yet retransmitted is lost — dupthresh: DupThresh SACKed segments above it (RFC 6675 IsLost); rack: in recovery, or once DupThresh segments are SACKed, any SACKed segment above it, as RACK with no reordering seen (RFC 8985 §6.2 with reo_wnd 0; its reordering timer is not modelled); docs/tcp.md §10.10")
         .source("RFC 6675 (dupthresh); Linux tcp_rack_detect_loss, tcp_rack_reo_wnd, net/ipv4/tcp_recovery.c:5–30, 51–93 (the linux profile)"),
+    Param::choice("prr", "rfc6937", &["rfc6937", "linux"])
+        .doc("recovery = \"prr\": rfc6937, RecoverFS = FlightSize at entry and, below ssthresh, one segment more than delivered on every ACK (PRR-SSRB); linux, RecoverFS = the window at entry and that extra segment only when the ACK advanced snd.una and marked no new loss; docs/tcp.md §4.6")
+        .source("RFC 6937 §3 (rfc6937); Linux tcp_init_cwnd_reduction, tcp_cwnd_reduction, net/ipv4/tcp_input.c:2709–2747 (the linux profile)"),
     Param::new("recovery_burst", Ty::Int { min: 1, max: U32 }, Dflt::None("no limit"))
         .unit("segments")
         .doc("NewReno: at most this many new segments per ACK during fast recovery (ns-2's send_much(0, 0, 2)); docs/tcp.md §11.1")

@@ -694,7 +694,8 @@ impl TcpSender {
                 self.enter_recovery(now, out);
             }
             if self.cfg.recovery == RecoverySpec::Prr && self.in_recovery() {
-                self.prr_on_ack(fresh + newly_sacked);
+                let newly_lost = self.lost_total() > prior_lost;
+                self.prr_on_ack(fresh + newly_sacked, fresh > 0, newly_lost);
             }
         }
         let ece = self.ecn.enabled() && pkt.flags & FLAG_ECE != 0;

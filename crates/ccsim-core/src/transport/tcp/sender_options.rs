@@ -133,10 +133,17 @@ impl TcpSender {
         }
     }
 
-    /// RFC 6937: an ACK in recovery delivered `delivered` segments; how many may go now.
-    pub(super) fn prr_on_ack(&mut self, delivered: u64) {
+    /// RFC 6937: an ACK in recovery delivered `delivered` segments, advanced snd.una or
+    /// not and marked losses or not; how many may go now.
+    pub(super) fn prr_on_ack(&mut self, delivered: u64, una_advanced: bool, newly_lost: bool) {
         let ssthresh = self.cc.ssthresh().0 / self.mss();
-        self.prr_quota = self.prr.on_ack(delivered, self.sb.pipe(), ssthresh);
+        self.prr_quota = self.prr.on_ack(
+            delivered,
+            self.sb.pipe(),
+            ssthresh,
+            una_advanced,
+            newly_lost,
+        );
     }
 
     /// Send what PRR allows: lost segments first, then new data (RFC 6675 NextSeg).

@@ -56,6 +56,7 @@ fn spec(recovery: RecoverySpec, init_cwnd: u32) -> TcpSpec {
         sack_option_bytes: false,
         lost_retransmit: Default::default(),
         loss_marking: Default::default(),
+        prr: Default::default(),
         ecn: super::super::ecn::EcnMode::Off,
         recovery_burst: None,
         fack_restart: false,

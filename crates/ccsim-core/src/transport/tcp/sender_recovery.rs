@@ -149,9 +149,9 @@ impl TcpSender {
         self.timed.cancel();
         self.lt_sent = 0;
         if self.cfg.recovery == RecoverySpec::Prr {
-            // RFC 6937 §3: RecoverFS = snd.nxt − snd.una; the fast retransmit is the first
-            // segment PRR counts as sent.
-            self.prr = Prr::start(self.sb.end() - una, prior_cwnd);
+            // RFC 6937 §3: RecoverFS = snd.nxt − snd.una (Linux: the window at entry); the
+            // fast retransmit is the first segment PRR counts as sent.
+            self.prr = Prr::start(self.cfg.prr, self.sb.end() - una, prior_cwnd);
             self.prr.on_send();
             self.prr_quota = 0;
         }

@@ -73,6 +73,7 @@ pub const LINUX: Layer = Layer {
         ("sack_compress", Lit::Bool(true)),
         ("lost_retransmit", Lit::Str("rack")),
         ("loss_marking", Lit::Str("rack")),
+        ("prr", Lit::Str("linux")),
         ("limited_transmit", Lit::Bool(true)),
     ],
 };
@@ -141,6 +142,7 @@ pub const SOURCES: &[(&str, &str, &str)] = &[
     ("linux", "cc.bbr.rtt_sample", "rs->rtt_us = ca_rtt_us, the last (S)ACKed original segment's RTT, else, when snd.una advanced, the echoed timestamp's in whole milliseconds, from a retransmission too: tcp_ack_update_rtt, net/ipv4/tcp_input.c:3215–3239 (ca_rtt_us :3470–3488; tcp_rtt_tsopt_us :709–724)"),
     ("linux", "cc.cubic.hystart", "hystart 1 with ACK-train and delay detection, hystart_low_window 16, hystart_ack_delta_us 2000, HYSTART_MIN_SAMPLES 8, delay threshold clamp(delay_min/8, 4 ms, 16 ms): net/ipv4/tcp_cubic.c:44–58, hystart_update :383–447"),
     ("linux", "lost_retransmit", "RACK on (tcp_recovery = TCP_RACK_LOSS_DETECTION, net/ipv4/tcp_ipv4.c:3475): a retransmission is lost once a segment sent after it is delivered, reo_wnd 0 in recovery (tcp_rack_detect_loss, tcp_rack_reo_wnd, tcp_rack_mark_skb_lost, net/ipv4/tcp_recovery.c:5–93)"),
+    ("linux", "prr", "tcp_cwnd_reduction (net/ipv4/tcp_input.c:2723–2747): RecoverFS is the window at entry (prior_cwnd, tcp_init_cwnd_reduction :2709–2721), and below ssthresh the segment more than delivered only when the ACK advanced snd.una and marked no new loss (:2740–2741)"),
     ("linux", "loss_marking", "RACK (tcp_rack_detect_loss, net/ipv4/tcp_recovery.c:51–93): a segment sent before a delivered one is lost once RACK.rtt + reo_wnd has passed, and reo_wnd is 0 in recovery or once sacked_out reaches tp->reordering (3) when no reordering was seen (tcp_rack_reo_wnd, :5–30), so then at once"),
     ("linux", "limited_transmit", "in Open and Disorder the window limits tcp_packets_in_flight = packets_out − sacked_out − lost_out + retrans_out (include/net/tcp.h; tcp_cwnd_test, net/ipv4/tcp_output.c), so each SACKed segment lets a new one leave before recovery starts (RFC 6675 §5 step 1)"),
     ("linux", "quick_acks", "TCP_MAX_QUICKACKS 16, include/net/tcp.h:97: tcp_incr_quickack grants min(rcv_wnd/(2·rcv_mss), 16) on the first data segment (tcp_input.c:311–321, 1029–1034), and the initial rcv_wnd is 65535 (tcp_select_initial_window, net/ipv4/tcp_output.c), so 16 with a 1448-B MSS"),
