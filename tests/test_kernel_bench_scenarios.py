@@ -113,3 +113,20 @@ def test_the_built_in_scenarios_are_those_of_the_measured_tables():
     assert {(s.rate_bps, s.one_way_ms) for s in b.values()} == {(10_000_000, 20.0)}
     assert [b[n].limit for n in ("q8", "q33", "q133")] == [8, 33, 133]
     assert b["rtt40-80"].extra_ms == (0.0, 20.0) and b["loss1e-2"].loss == 0.01
+
+
+def test_early_sends_counts_segments_and_retransmissions_between_the_kernels_sample_times():
+    import early_sends as E
+
+    edges = [0.0, 0.02, 0.04, 0.06]
+    frames = [(0.001, 0, 1448), (0.005, 1448, 1448), (0.01, 0, 0),  # an ACK-only frame is no segment
+              (0.02, 2896, 1448),  # on an edge: the earlier interval, (0, 0.02]
+              (0.03, 1448, 1448),  # below the highest sent: a retransmission
+              (0.05, 4344, 1448), (0.07, 5792, 1448)]  # after the last edge: not counted
+    assert E.capture_counts(frames, edges) == [(3, 0), (1, 1), (1, 0)]
+    snd = {"fields": ["t_ns", "bytes_sent", "total_retrans", "ca_state", "snd_cwnd"],
+           "flows": [{"start_ns": 1_000_000_000, "samples": [
+               [1_001_000_000, 0, 0, 0, 10], [1_021_000_000, 14480, 0, 0, 10], [1_041_000_000, 14480 + 2896, 1, 3, 8],
+               [1_061_000_000, 20272, 1, 3, 8]]}]}
+    rows = E.kernel_rows(snd, 0, 0.05)
+    assert [(round(t, 3), n, r, ca, cw) for t, n, r, ca, cw in rows] == [(0.021, 10.0, 0, 0, 10), (0.041, 2.0, 1, 3, 8)]
