@@ -1,12 +1,12 @@
-//! The first flow's BBR state sampled every 20 ms over [FROM, SECONDS), as the kernel
+//! A flow's BBR state (the first flow's, or FLOW's) sampled every 20 ms over [FROM, SECONDS), as the kernel
 //! bench's sender samples TCP_INFO: the window, the flight (RFC 6675 pipe), the pacing
 //! rate, BtlBw and the pacing gain, and whether the sender is in loss recovery.
 //!
-//!     cargo run --release -p ccsim-core --example bbr_state -- SCENARIO.json [SECONDS] [FROM]
+//!     cargo run --release -p ccsim-core --example bbr_state -- SCENARIO.json [SECONDS] [FROM] [FLOW]
 //!
 //! Prints one CSV row per sample (time, in recovery, cwnd and flight in segments, pacing
-//! rate, BtlBw, pacing gain, RTprop in ms). SCENARIO.json is a scenario document in JSON whose flow 0
-//! runs BBR, e.g. the kernel bench's (`kernel_bench.ccsim_doc(...)` dumped with
+//! rate, BtlBw, pacing gain, RTprop in ms). SCENARIO.json is a scenario document in JSON whose flow
+//! FLOW (0 if not given; its index among the document's flows, each a sender and a receiver) runs BBR, e.g. the kernel bench's (`kernel_bench.ccsim_doc(...)` dumped with
 //! `json.dump`); docs/validation.md §6, "SACK compression, shown", sets it beside the
 //! kernel's TCP_INFO and TCP_CC_INFO samples of a kept run (`snd.json`).
 
@@ -21,9 +21,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let path = args
         .next()
-        .expect("usage: bbr_state SCENARIO.json [SECONDS] [FROM]");
+        .expect("usage: bbr_state SCENARIO.json [SECONDS] [FROM] [FLOW]");
     let secs: u64 = args.next().map_or(60, |s| s.parse().expect("SECONDS"));
     let from: u64 = args.next().map_or(10, |s| s.parse().expect("FROM"));
+    let flow: u32 = args.next().map_or(0, |s| s.parse().expect("FLOW"));
     let text = std::fs::read_to_string(&path).expect("read the scenario");
     let sc = ccsim_core::scenario::from_json_str(&text, &path).expect("a valid scenario");
     let mut sim = Simulation::new(sc).expect("a valid scenario");
@@ -32,7 +33,7 @@ fn main() {
     while t < Dur::from_secs(secs) {
         sim.run_until(SimTime::ZERO + t);
         if t >= Dur::from_secs(from) {
-            if let Endpoint::TcpSender(s) = sim.endpoint(EndpointId(0)) {
+            if let Endpoint::TcpSender(s) = sim.endpoint(EndpointId(2 * flow)) {
                 if let AnyCc::Boxed(b) = s.cc() {
                     if let Some(b) = b.as_any().downcast_ref::<Bbr>() {
                         println!(
