@@ -35,6 +35,7 @@ def write(tmp_path, text):
     return f
 
 
+@pytest.mark.needs_core  # units read by ccsim._units
 def test_a_file_gives_its_scenarios_with_units_read(tmp_path):
     out = S.load_file(write(tmp_path, GOOD))
     a, b = out["r20-d30"], out["pair-lossy"]
@@ -44,6 +45,7 @@ def test_a_file_gives_its_scenarios_with_units_read(tmp_path):
     assert S.BenchScenario.from_json(json.loads(json.dumps(b.to_json()))) == b
 
 
+@pytest.mark.needs_core
 @pytest.mark.parametrize("change, message", [
     (('queue = 100', 'queue = 100\nbuffer = 3'), "unknown key(s) ['buffer']"),
     (('name = "r20-d30"', 'name = "q33"'), "a built-in scenario's name"),

@@ -16,14 +16,15 @@ directory (`--keep-logs`: runs/<scenario>-<cc>-<k>/snd.json). Needs tshark.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import kernel_bench as KB  # noqa: E402
+import rate_samples as RS  # noqa: E402
 
 BIN_S = 0.02
 
@@ -55,8 +56,8 @@ def capture_counts(frames: list[tuple[float, int, int]], edges: list[float]) -> 
             continue
         rt = seq < top
         top = max(top, seq)
-        i = next((i for i in range(1, len(edges)) if edges[i - 1] < t <= edges[i]), None)
-        if i is not None:
+        i = bisect.bisect_left(edges, t)  # edges[i-1] < t <= edges[i]
+        if 1 <= i < len(edges):
             n, r = out[i - 1]
             out[i - 1] = (n + 1, r + int(rt))
     return out
@@ -93,9 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.NamedTemporaryFile(suffix=".pcap") as f:
         f.write(bytes(res.pcap(link)))
         f.flush()
-        out = subprocess.run(["tshark", "-r", f.name, "-T", "fields", "-e", "frame.time_epoch", "-e", "tcp.seq",
-                              "-e", "tcp.len"], capture_output=True, text=True, check=True).stdout
-    frames = [(float(t), int(s), int(n)) for t, s, n in (line.split("\t") for line in out.splitlines()) if s]
+        frames = [(t, seq, length) for t, _, seq, length, _, _ in RS.frames(Path(f.name))]
     # The kernel's data leaves when the last connect() has returned (max of the starts);
     # ccsim's, after its handshakes, at the longest base RTT (`ccsim_doc`): ccsim's times
     # are moved by the difference.

@@ -50,7 +50,6 @@ SSTHRESH_INF = 0x7FFFFFFF  # TCP_INFINITE_SSTHRESH
 # --scenario-file or of saved runs (scenarios.py), registered as they are read.
 SCENARIOS: dict[str, BenchScenario] = dict(BUILTIN)
 RATE_BPS = BUILTIN["q33"].rate_bps  # the built-in scenarios' bottleneck
-ONE_WAY_MS = BUILTIN["q33"].one_way_ms  # their one-way delay (40 ms base RTT)
 CCS = ("reno", "cubic", "bbr")
 CCSIM_CC = {"reno": "reno", "cubic": "cubic", "bbr": "bbr"}
 # Controllers that do not cut their window on a loss (BBR): ccsim's reductions per minute

@@ -73,16 +73,18 @@ class ScenarioFileError(ValueError):
     pass
 
 
-_UNITS_BPS = {"bps": 1, "kbps": 1e3, "mbps": 1e6, "gbps": 1e9}
-_UNITS_MS = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+def _quantity(text: object, what: str, where: str, example: str) -> float:
+    """A rate (bit/s) or a duration (ms) written as in scenario files (`ccsim._units`, the
+    scenario format's grammar)."""
+    from ccsim._units import duration_s, rate_bps
 
-
-def _quantity(text: object, units: dict[str, float], where: str, example: str) -> float:
-    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*", text) if isinstance(text, str) else None
-    if not m or m.group(2).lower() not in units:
+    try:
+        if not isinstance(text, str):
+            raise ValueError
+        return rate_bps(text) if what == "rate" else duration_s(text) * 1e3
+    except ValueError:
         raise ScenarioFileError(f"{where}: {text!r} is not a quantity like {example!r} "
-                                f"(units {', '.join(units)})")
-    return float(m.group(1)) * units[m.group(2).lower()]
+                                "(units as in scenario files, docs/scenario.md)") from None
 
 
 def _in(x: float, lo: float, hi: float, where: str, shown: str, scale: float = 1.0, unit: str = "") -> None:
@@ -106,9 +108,9 @@ def parse_scenario(t: dict, where: str) -> BenchScenario:
     where = f"{where} ({name})"
     if name in BUILTIN:
         raise ScenarioFileError(f"{where}.name: a built-in scenario's name ({', '.join(BUILTIN)})")
-    rate = _quantity(t["rate"], _UNITS_BPS, f"{where}.rate", "20Mbps")
+    rate = _quantity(t["rate"], "rate", f"{where}.rate", "20Mbps")
     _in(rate, *RATE_RANGE_BPS, f"{where}.rate", f"{rate / 1e6:g} Mb/s", 1e6, " Mb/s")
-    delay = _quantity(t["delay"], _UNITS_MS, f"{where}.delay", "30ms")
+    delay = _quantity(t["delay"], "duration", f"{where}.delay", "30ms")
     _in(delay, *DELAY_RANGE_MS, f"{where}.delay", f"{delay:g} ms", unit=" ms")
     queue = t["queue"]
     if not isinstance(queue, int) or isinstance(queue, bool):
@@ -123,7 +125,7 @@ def parse_scenario(t: dict, where: str) -> BenchScenario:
         raise ScenarioFileError(f"{where}.extra_delay: a list of 1–{MAX_FLOWS} delays, one per flow")
     ex = []
     for i, x in enumerate(extras):
-        v = _quantity(x, _UNITS_MS, f"{where}.extra_delay[{i}]", "20ms")
+        v = _quantity(x, "duration", f"{where}.extra_delay[{i}]", "20ms")
         _in(v, *EXTRA_RANGE_MS, f"{where}.extra_delay[{i}]", f"{v:g} ms", unit=" ms")
         ex.append(v)
     desc = t.get("description", "")
